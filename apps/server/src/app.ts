@@ -1,0 +1,119 @@
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { buildOpenApi, Status } from '@vigil/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { AppError } from './http/app-error.ts';
+import { Metrics } from './http/metrics.ts';
+import { envelopeOf, languageOf, registerCalls, toAppError, type Handlers } from './http/register-calls.ts';
+import { accountHandlers } from './modules/accounts/account.routes.ts';
+import { AccountService } from './modules/accounts/account.service.ts';
+import { ensureInitialAdmin } from './modules/accounts/initial-admin.ts';
+import { auditHandlers } from './modules/audit/audit.routes.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
+import { authHandlers } from './modules/auth/auth.routes.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { LoginThrottle } from './modules/auth/login-throttle.ts';
+import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
+import { SessionService } from './modules/auth/session.service.ts';
+import { SessionStore } from './modules/auth/session.store.ts';
+import { providerHandlers } from './modules/providers/provider.routes.ts';
+import { ProviderService } from './modules/providers/provider.service.ts';
+import { SettingsService } from './modules/system/settings.service.ts';
+import { systemHandlers } from './modules/system/system.routes.ts';
+import { SystemService } from './modules/system/system.service.ts';
+
+export const VERSION = '0.1.0';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Wires services once; the HTTP layer and later adapters (MQTT, socket) share them. */
+export const buildServices = (deps: AppDeps) => {
+  const { db } = deps.database;
+  const { clock, config } = deps;
+  const audit = new AuditService(db, clock);
+  const settings = new SettingsService(db, clock);
+  const store = new SessionStore(db, clock);
+  // Accounts check provider existence and providers create login accounts: break the cycle with a late reference.
+  const late: { providers?: ProviderService } = {};
+  const accounts = new AccountService(db, clock, audit, store, (ids, tx) => {
+    if (!late.providers) throw new Error('provider service not wired');
+    return late.providers.existing(ids, tx);
+  });
+  const providers = new ProviderService(db, clock, audit, accounts, store);
+  late.providers = providers;
+  const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers);
+  const rsa = new RsaKeyService(settings);
+  const throttle = new LoginThrottle(config.loginRateLimitPerMinute, clock);
+  const auth = new AuthService(clock, accounts, providers, store, sessions, rsa, audit, throttle, config.ssoSecret);
+  const system = new SystemService(db, clock, settings, providers, audit);
+  return { audit, settings, store, accounts, providers, sessions, rsa, auth, system };
+};
+export type Services = ReturnType<typeof buildServices>;
+
+export interface VigilApp {
+  app: FastifyInstance;
+  services: Services;
+  metrics: Metrics;
+}
+
+export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // Shutdown waits for in-flight calls; idle keep-alive sockets must not hold it up.
+    forceCloseConnections: 'idle',
+  });
+  const services = buildServices(deps);
+  await services.rsa.init();
+  await ensureInitialAdmin(deps.database.db, services.accounts, services.audit, {
+    userName: deps.config.adminUser,
+    password: deps.config.adminPassword,
+    dataDir: deps.config.dataDir,
+    log: (message) => app.log.warn(message),
+  });
+
+  await app.register(formbody);
+  await app.register(multipart);
+  const metrics = new Metrics();
+
+  const handlers: Handlers = {
+    ...authHandlers(services.auth, services.sessions, services.rsa, services.accounts),
+    ...providerHandlers(services.providers, services.rsa),
+    ...accountHandlers(services.accounts, services.rsa),
+    ...systemHandlers(services.system),
+    ...auditHandlers(services.audit),
+  };
+  registerCalls(app, handlers, services.sessions, metrics);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = await deps.database.ready().catch(() => false);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', database: deps.database.kind });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.header('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(VERSION) as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AppError(Status.FAILED, 'not_found', {}, 404);
+    return reply.code(404).send(envelopeOf(error, languageOf(request)));
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error, request);
+    return reply.code(appError.httpStatus).send(envelopeOf(appError, languageOf(request)));
+  });
+  return { app, services, metrics };
+};

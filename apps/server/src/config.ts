@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const EnvSchema = z.object({
+  PORT: port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  VIGIL_ADMIN_USER: z.string().trim().min(1).max(64).default('admin'),
+  VIGIL_ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+  VIGIL_SSO_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 30)
+    .default(120),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  // Reserved for the device and bus issues; validated now so a typo fails at start.
+  MQTT_PORT: port(1883),
+  MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  NATS_URL: optionalUrl(['nats', 'tls']),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  adminUser: string;
+  adminPassword: string | undefined;
+  ssoSecret: string | undefined;
+  sessionIdleMs: number;
+  loginRateLimitPerMinute: number;
+  mqttPort: number;
+  mqttUrl: string | undefined;
+  redisUrl: string | undefined;
+  natsUrl: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; every problem is named in one error. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    adminUser: e.VIGIL_ADMIN_USER,
+    adminPassword: e.VIGIL_ADMIN_PASSWORD,
+    ssoSecret: e.VIGIL_SSO_SECRET,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    mqttPort: e.MQTT_PORT,
+    mqttUrl: e.MQTT_URL,
+    redisUrl: e.REDIS_URL,
+    natsUrl: e.NATS_URL,
+  };
+};

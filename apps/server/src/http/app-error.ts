@@ -1,0 +1,21 @@
+import { Status, type MessageKey, type MessageParams, type StatusCode } from '@vigil/contract';
+
+/** A failure the caller should read: becomes an envelope with a localised message. */
+export class AppError extends Error {
+  constructor(
+    readonly status: StatusCode,
+    readonly key: MessageKey,
+    readonly params: MessageParams = {},
+    /** HTTP status of the answer; 200 except for missing sessions (401) and unknown paths (404). */
+    readonly httpStatus = 200,
+  ) {
+    super(key);
+    this.name = 'AppError';
+  }
+}
+
+export const fail = (key: MessageKey, params?: MessageParams): AppError => new AppError(Status.FAILED, key, params);
+export const invalid = (key: MessageKey, params?: MessageParams): AppError =>
+  new AppError(Status.INVALID_INPUT, key, params);
+export const notFound = (): AppError => fail('not_found');
+export const forbidden = (): AppError => fail('no_permission');

@@ -1,0 +1,185 @@
+import {
+  calls,
+  describeIssue,
+  pickLanguage,
+  Status,
+  translate,
+  type BinaryBody,
+  type CallDef,
+  type CallName,
+  type CallParsed,
+  type CallResult,
+  type Calls,
+  type Envelope,
+  type Language,
+  type UploadedFile,
+} from '@vigil/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './app-error.ts';
+import type { CallContext } from './call-context.ts';
+import type { Caller } from './caller.ts';
+
+export type Handler<C extends CallDef> = (input: CallParsed<C>, ctx: CallContext) => Promise<CallResult<C>>;
+/** One handler per declared call: a call without a handler does not compile. */
+export type Handlers = { [K in CallName]: Handler<Calls[K]> };
+
+export type AuthOutcome =
+  { kind: 'ok'; caller: Caller } | { kind: 'missing' } | { kind: 'expired' } | { kind: 'invalid' };
+
+export interface Authenticator {
+  authenticate(token: string): Promise<AuthOutcome>;
+}
+
+export interface CallObserver {
+  observe(call: string, innerStatus: number, seconds: number): void;
+}
+
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export const tokenOf = (request: FastifyRequest): string | undefined => {
+  const header = request.headers['x-token'];
+  const xToken = Array.isArray(header) ? header[0] : header;
+  if (xToken) return xToken.trim();
+  const auth = request.headers.authorization;
+  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
+  return undefined;
+};
+
+export const languageOf = (request: FastifyRequest): Language => {
+  const header = request.headers['accept-language'];
+  return pickLanguage(Array.isArray(header) ? header[0] : header);
+};
+
+export const envelopeOf = (error: AppError, lang: Language): Envelope<null> => ({
+  status: error.status,
+  msg: translate(lang, error.key, error.params),
+  data: null,
+  msgKey: error.key,
+});
+
+const readMultipart = async (request: FastifyRequest): Promise<Record<string, unknown>> => {
+  const out: Record<string, unknown> = {};
+  for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } })) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      const file: UploadedFile = { filename: part.filename, mimetype: part.mimetype, bytes: new Uint8Array(bytes) };
+      out[part.fieldname] = file;
+    } else {
+      out[part.fieldname] = part.value;
+    }
+  }
+  return out;
+};
+
+const rawInput = async (call: CallDef, request: FastifyRequest): Promise<unknown> => {
+  switch (call.input) {
+    case 'query':
+      return request.query ?? {};
+    case 'multipart':
+      if (!request.isMultipart()) return {};
+      return readMultipart(request);
+    default:
+      return request.body ?? {};
+  }
+};
+
+const authorise = async (
+  call: CallDef,
+  token: string | undefined,
+  authenticator: Authenticator,
+): Promise<Caller | null> => {
+  if (call.auth === 'public') return null;
+  if (!token) {
+    if (call.auth === 'optional') return null;
+    throw new AppError(Status.SESSION_INVALID, 'session.required', {}, 401);
+  }
+  const outcome = await authenticator.authenticate(token);
+  switch (outcome.kind) {
+    case 'ok':
+      break;
+    case 'expired':
+      if (call.auth === 'optional') return null;
+      throw new AppError(Status.SESSION_EXPIRED, 'session.expired');
+    case 'invalid':
+      if (call.auth === 'optional') return null;
+      throw new AppError(Status.SESSION_INVALID, 'session.invalid');
+    case 'missing':
+      if (call.auth === 'optional') return null;
+      throw new AppError(Status.SESSION_INVALID, 'session.required', {}, 401);
+  }
+  const caller = outcome.caller;
+  if (Array.isArray(call.auth) && !call.auth.includes(caller.role)) throw new AppError(Status.FAILED, 'no_permission');
+  return caller;
+};
+
+const sendBinary = (reply: FastifyReply, body: BinaryBody) => {
+  reply.header('Content-Type', body.contentType);
+  reply.header('Cache-Control', 'public, max-age=86400, immutable');
+  reply.header('X-Content-Type-Options', 'nosniff');
+  if (body.filename) reply.header('Content-Disposition', `attachment; filename="${encodeURIComponent(body.filename)}"`);
+  return reply.send(Buffer.from(body.bytes));
+};
+
+/**
+ * Registers a route for every declared call and nothing else: validates the input with
+ * the call's schema, resolves the session, checks roles, runs the handler, wraps the envelope.
+ */
+export const registerCalls = (
+  app: FastifyInstance,
+  handlers: Handlers,
+  authenticator: Authenticator,
+  observer: CallObserver,
+): void => {
+  for (const [name, call] of Object.entries(calls) as [CallName, CallDef][]) {
+    const handler = handlers[name] as unknown as Handler<CallDef>;
+    app.route({
+      method: call.method,
+      url: call.path,
+      handler: async (request, reply) => {
+        const started = process.hrtime.bigint();
+        const lang = languageOf(request);
+        let inner: number = Status.OK;
+        try {
+          const caller = await authorise(call, tokenOf(request), authenticator);
+          const raw = await rawInput(call, request);
+          const parsed = call.request.safeParse(raw);
+          if (!parsed.success) {
+            const first = parsed.error.issues[0];
+            const described = first
+              ? describeIssue(lang, first, raw)
+              : { key: 'validation.body' as const, params: {}, field: 'body' };
+            throw new AppError(Status.INVALID_INPUT, described.key, described.params);
+          }
+          const ctx: CallContext = {
+            caller,
+            lang,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          };
+          const data = await handler(parsed.data, ctx);
+          if (call.produces === 'binary') return sendBinary(reply, data as BinaryBody);
+          const body: Envelope<unknown> = { status: Status.OK, msg: translate(lang, 'ok'), data: data ?? null };
+          return reply.send(body);
+        } catch (error) {
+          const appError = toAppError(error, request);
+          inner = appError.status;
+          return reply.code(appError.httpStatus).send(envelopeOf(appError, lang));
+        } finally {
+          observer.observe(name, inner, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      },
+    });
+  }
+};
+
+/** Known failures keep their meaning; anything else is logged and answered as a localised 500 envelope. */
+export const toAppError = (error: unknown, request: FastifyRequest): AppError => {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(Status.INVALID_INPUT, 'upload.tooLarge', { maxKb: 100 });
+  if (code?.startsWith('FST_') && (error as { statusCode?: number }).statusCode === 400) {
+    return new AppError(Status.INVALID_INPUT, 'validation.body');
+  }
+  request.log.error({ err: error }, 'call failed');
+  return new AppError(Status.SERVER_ERROR, 'server_error');
+};

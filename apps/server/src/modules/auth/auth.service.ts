@@ -1,0 +1,168 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CONSTANTS, ROLES_BY_CHANNEL, Status, type LoginFrom, type LoginResult, type Role } from '@vigil/contract';
+import type { Clock } from '../../clock.ts';
+import { AppError, fail, invalid } from '../../http/app-error.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { AccountRow } from '../accounts/account.repository.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { afterFailure, lockedMinutes } from './lockout.policy.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import { burnVerification, hashPassword, verifyPassword } from './password-hasher.ts';
+import { webPasswordProblem } from './password.policy.ts';
+import type { RsaKeyService } from './rsa-key.service.ts';
+import type { SessionService } from './session.service.ts';
+import type { SessionStore } from './session.store.ts';
+
+export interface Origin {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+const wrongCredentials = () => new AppError(Status.WRONG_CREDENTIALS, 'login.wrong');
+const disabled = () => new AppError(Status.ACCOUNT_DISABLED, 'login.disabled');
+
+export class AuthService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountService,
+    private readonly providers: ProviderService,
+    private readonly store: SessionStore,
+    private readonly sessions: SessionService,
+    private readonly rsa: RsaKeyService,
+    private readonly audit: AuditService,
+    private readonly throttle: LoginThrottle,
+    private readonly ssoSecret: string | undefined,
+  ) {}
+
+  private throttled(ip: string): void {
+    const wait = this.throttle.attempt(ip);
+    if (wait > 0) throw fail('login.rateLimited', { seconds: wait });
+  }
+
+  async login(
+    input: { userName: string; passWord: string; from: LoginFrom; rsa: boolean },
+    origin: Origin,
+  ): Promise<LoginResult> {
+    this.throttled(origin.ip);
+    const password = input.rsa ? this.rsa.decrypt(input.passWord) : input.passWord;
+    const account = await this.accounts.findByUserName(input.userName);
+    if (!account) {
+      await burnVerification(password);
+      await this.audit.record({
+        actorId: null,
+        actorName: input.userName,
+        providerId: null,
+        action: 'login.failed',
+        ip: origin.ip,
+        detail: { reason: 'unknown-account' },
+      });
+      throw wrongCredentials();
+    }
+    const now = this.clock.now();
+    const minutes = lockedMinutes(account, now);
+    if (minutes > 0) throw fail('login.locked', { minutes });
+    if (!(await verifyPassword(account.passwordHash, password))) {
+      const next = afterFailure(account, now);
+      await this.accounts.recordLoginFailure(account.id, next);
+      await this.audit.record({
+        actorId: account.id,
+        actorName: account.userName,
+        providerId: account.providerId,
+        action: next.lockedUntil ? 'login.locked' : 'login.failed',
+        ip: origin.ip,
+      });
+      if (next.lockedUntil) throw fail('login.locked', { minutes: lockedMinutes(next, now) });
+      throw wrongCredentials();
+    }
+    return this.open(account, input.from, origin, 'login');
+  }
+
+  /** Fast login: HMAC-SHA256(secret, userName + timestamp) in hex, within 5 minutes, each signature once. */
+  async sso(input: { userName: string; secretPassword: string; timestamp: string; from: LoginFrom }, origin: Origin) {
+    this.throttled(origin.ip);
+    if (!this.ssoSecret) throw fail('sso.disabled');
+    const expected = createHmac('sha256', this.ssoSecret)
+      .update(input.userName + input.timestamp)
+      .digest();
+    const given = Buffer.from(input.secretPassword, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail('sso.signature');
+    const now = this.clock.now();
+    if (Math.abs(now.getTime() - Number(input.timestamp) * 1000) > CONSTANTS.ssoMaxSkewMs) throw fail('sso.expired');
+    await this.store.repo.purgeSsoSignatures(this.store.db, new Date(now.getTime() - 2 * CONSTANTS.ssoMaxSkewMs));
+    if (!(await this.store.repo.claimSsoSignature(this.store.db, input.secretPassword.toLowerCase(), now))) {
+      throw fail('sso.replayed');
+    }
+    const account = await this.accounts.findByUserName(input.userName);
+    if (!account) throw wrongCredentials();
+    return this.open(account, input.from, origin, 'login.sso');
+  }
+
+  private async open(account: AccountRow, from: LoginFrom, origin: Origin, action: string): Promise<LoginResult> {
+    if (!account.enabled) throw disabled();
+    let currentProviderId: number | null = null;
+    if (account.providerId !== null) {
+      const provider = await this.providers.findById(account.providerId);
+      const parent = provider?.parentId ? await this.providers.findById(provider.parentId) : undefined;
+      if (!provider || !provider.enabled || (parent !== undefined && !parent.enabled)) throw disabled();
+      currentProviderId = provider.id;
+    }
+    if (!ROLES_BY_CHANNEL[from].includes(account.role as Role)) throw fail('login.noAccess');
+    await this.accounts.recordLoginSuccess(account.id);
+    const session = await this.store.create(account.id, {
+      channel: from,
+      ip: origin.ip,
+      userAgent: origin.userAgent,
+      currentProviderId,
+    });
+    const outcome = await this.sessions.authenticate(session.token);
+    if (outcome.kind !== 'ok') throw disabled();
+    await this.audit.record({
+      actorId: account.id,
+      actorName: account.userName,
+      providerId: account.providerId,
+      action,
+      ip: origin.ip,
+      detail: { from },
+    });
+    return { token: session.token, ...(await this.sessions.infoFor(outcome.caller, account.mustChangePassword)) };
+  }
+
+  async logout(caller: Caller, ip: string): Promise<void> {
+    await this.store.revoke(caller.sessionId, 'logout');
+    await this.audit.byCaller(caller, ip, 'logout', { type: 'account', id: caller.accountId });
+  }
+
+  async updatePassword(
+    caller: Caller,
+    input: { userName: string; oldPassWord: string; newPassWord: string; rsa: boolean },
+    ip: string,
+  ): Promise<void> {
+    if (input.userName.toLowerCase() !== caller.userName.toLowerCase()) throw fail('password.notYours');
+    const oldPassword = input.rsa ? this.rsa.decrypt(input.oldPassWord) : input.oldPassWord;
+    const newPassword = input.rsa ? this.rsa.decrypt(input.newPassWord) : input.newPassWord;
+    const account = await this.accounts.findById(caller.accountId);
+    if (!account) throw new AppError(Status.SESSION_INVALID, 'session.invalid');
+    if (!(await verifyPassword(account.passwordHash, oldPassword))) {
+      throw new AppError(Status.OLD_PASSWORD_WRONG, 'password.old_wrong');
+    }
+    const problem = webPasswordProblem(newPassword);
+    if (problem) throw invalid(problem);
+    if (newPassword === oldPassword) throw invalid('password.same');
+    await this.store.db.transaction(async (tx) => {
+      await this.accounts.setOwnPassword(account.id, await hashPassword(newPassword), tx);
+      await this.store.revokeAccounts([account.id], 'password-changed', tx);
+      await this.audit.byCaller(caller, ip, 'password.change', { type: 'account', id: account.id }, tx);
+    });
+  }
+
+  async changeProvider(caller: Caller, domain: string) {
+    const provider = await this.providers.findByDomain(domain);
+    if (!provider || !provider.enabled || (caller.scope.all === false && !caller.scope.ids.includes(provider.id))) {
+      throw fail('changeProvider.notVisible');
+    }
+    await this.store.repo.setCurrentProvider(this.store.db, caller.sessionId, provider.id);
+    return { providerId: provider.id, providerName: provider.name, domain: provider.domain };
+  }
+}

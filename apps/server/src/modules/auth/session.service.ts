@@ -1,0 +1,88 @@
+import { landingPathFor, menuListFor, type ProviderRole, type Role, type SessionInfo } from '@vigil/contract';
+import type { Clock } from '../../clock.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { AuthOutcome, Authenticator } from '../../http/register-calls.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { hashToken, type SessionStore } from './session.store.ts';
+
+/** Touching last-seen on every request would write on every call; once a minute is enough for idle expiry. */
+const TOUCH_EVERY_MS = 60_000;
+
+export class SessionService implements Authenticator {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly clock: Clock,
+    private readonly idleMs: number,
+    private readonly accounts: AccountService,
+    private readonly providers: ProviderService,
+  ) {}
+
+  async authenticate(token: string): Promise<AuthOutcome> {
+    if (token.length > 128) return { kind: 'missing' };
+    const found = await this.store.repo.findByTokenHash(this.store.db, hashToken(token));
+    if (!found || found.session.revokedAt) return { kind: 'missing' };
+    const { session, account, provider, parentEnabled } = found;
+    const now = this.clock.now();
+    if (now.getTime() - session.lastSeenAt.getTime() > this.idleMs) return { kind: 'expired' };
+    const providerActive =
+      account.providerId === null ||
+      (provider !== null && provider.enabled && provider.deletedAt === null && parentEnabled !== false);
+    if (!account.enabled || account.deletedAt || !providerActive) return { kind: 'invalid' };
+    if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+      await this.store.repo.touch(this.store.db, session.id, now);
+    }
+    const role = account.role as Role;
+    const permitted = account.permissionType === 1 ? await this.accounts.permittedProviderIds(account.id) : [];
+    const scope = await this.providers.scopeFor({
+      role,
+      providerId: account.providerId,
+      permissionType: account.permissionType,
+      permittedProviderIds: permitted,
+    });
+    const providerClass = provider ? (provider.providerClass === 1 ? 1 : 2) : null;
+    const caller: Caller = {
+      sessionId: session.id,
+      accountId: account.id,
+      userName: account.userName,
+      displayName: account.displayName,
+      role,
+      providerId: account.providerId,
+      providerClass,
+      providerRole: providerRoleOf(providerClass),
+      permissionType: account.permissionType,
+      scope,
+      currentProviderId: session.currentProviderId,
+      socketKey: session.socketKey,
+    };
+    return { kind: 'ok', caller };
+  }
+
+  /** What the console keeps after login: role, menus, landing page, providers to choose from. */
+  async infoFor(caller: Caller, mustChangePassword: boolean): Promise<SessionInfo> {
+    const own = caller.providerId === null ? undefined : await this.providers.findById(caller.providerId);
+    const providerList = await this.providers.optionsFor(caller);
+    const hasAvailable = providerList.some((p) => p.available);
+    return {
+      key: caller.socketKey,
+      permissionType: caller.permissionType,
+      voiceFlag: true,
+      role: caller.role,
+      providerRole: caller.providerRole,
+      uploadDataFlag: false,
+      menuList: menuListFor(caller.role),
+      landingPath: landingPathFor(caller.role, hasAvailable),
+      userId: caller.accountId,
+      userName: caller.userName,
+      name: caller.displayName,
+      domain: own?.domain ?? null,
+      providerId: own?.id ?? null,
+      providerName: own?.name ?? null,
+      providerList,
+      mustChangePassword,
+    };
+  }
+}
+
+export const providerRoleOf = (providerClass: 1 | 2 | null): ProviderRole | null =>
+  providerClass === 1 ? 'ONE_ROLE' : providerClass === 2 ? 'TWO_ROLE' : null;

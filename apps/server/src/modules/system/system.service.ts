@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { CONSTANTS, getFile, type UploadedFile } from '@vigil/contract';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../clock.ts';
+import { invalid, notFound } from '../../http/app-error.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { FileRepository } from './file.repository.ts';
+import { pngSize } from './png.ts';
+import type { SettingsService } from './settings.service.ts';
+
+const PLATFORM = 'system.platform';
+const DEFAULT_PLATFORM_NAME = 'Vigil';
+
+interface PlatformSetting {
+  platformName: string;
+  logoUrl: string | null;
+}
+
+export class SystemService {
+  private readonly files = new FileRepository();
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly settings: SettingsService,
+    private readonly providers: ProviderService,
+    private readonly audit: AuditService,
+  ) {}
+
+  private async platform(): Promise<PlatformSetting> {
+    return (
+      (await this.settings.get<PlatformSetting>(PLATFORM)) ?? { platformName: DEFAULT_PLATFORM_NAME, logoUrl: null }
+    );
+  }
+
+  /** A provider's own branding (or its parent's) overrides the platform's. */
+  async platformFor(caller: Caller | null): Promise<PlatformSetting> {
+    const platform = await this.platform();
+    if (!caller || caller.providerId === null) return platform;
+    const own = await this.providers.findById(caller.providerId);
+    const parent = own?.parentId ? await this.providers.findById(own.parentId) : undefined;
+    return {
+      platformName: own?.platformName ?? parent?.platformName ?? platform.platformName,
+      logoUrl: own?.logoUrl ?? parent?.logoUrl ?? platform.logoUrl,
+    };
+  }
+
+  async setPlatform(caller: Caller, change: { platformName: string; logoUrl?: string | null | undefined }, ip: string) {
+    const current = await this.platform();
+    const next: PlatformSetting = {
+      platformName: change.platformName,
+      logoUrl: change.logoUrl === undefined ? current.logoUrl : change.logoUrl,
+    };
+    await this.db.transaction(async (tx) => {
+      await this.settings.put(PLATFORM, next, tx);
+      await this.audit.byCaller(
+        caller,
+        ip,
+        'platform.update',
+        { type: 'platform', id: 'platform', providerId: null, detail: { ...next } },
+        tx,
+      );
+    });
+  }
+
+  /** Logos only: PNG, exactly 200×200 px, under 100 KB. Stored in the database so every instance serves it. */
+  async uploadLogo(caller: Caller, file: UploadedFile | undefined): Promise<{ url: string; size: number }> {
+    const { logo } = CONSTANTS;
+    if (!file || file.bytes.length === 0) throw invalid('upload.missing');
+    if (file.bytes.length >= logo.maxBytes) throw invalid('upload.tooLarge', { maxKb: logo.maxBytes / 1024 });
+    const size = pngSize(file.bytes);
+    if (!size) throw invalid('upload.notPng');
+    if (size.width !== logo.widthPx || size.height !== logo.heightPx) {
+      throw invalid('upload.dimensions', {
+        width: logo.widthPx,
+        height: logo.heightPx,
+        actualWidth: size.width,
+        actualHeight: size.height,
+      });
+    }
+    const id = randomUUID();
+    await this.files.insert(this.db, {
+      id,
+      providerId: caller.providerId,
+      contentType: logo.type,
+      size: file.bytes.length,
+      bytes: file.bytes,
+      uploadedBy: caller.accountId,
+      createdAt: this.clock.now(),
+    });
+    return { url: `${getFile.path}?id=${id}`, size: file.bytes.length };
+  }
+
+  async file(id: string) {
+    const row = await this.files.findById(this.db, id);
+    if (!row) throw notFound();
+    return { contentType: row.contentType, bytes: row.bytes };
+  }
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineCall, type BinaryBody, type UploadedFile } from '../call.ts';
+import { intId, nothing, pageOf, pageQuery } from './common.ts';
+
+export const PlatformSettingSchema = z.object({ platformName: z.string(), logoUrl: z.string().nullable() });
+
+export const getPlatformName = defineCall({
+  method: 'GET',
+  path: '/system/platformName/get',
+  auth: 'optional',
+  input: 'query',
+  request: z.object({}),
+  result: PlatformSettingSchema,
+  summary: "Platform name and logo; with a session, the caller's provider branding when it has one",
+  tag: 'system',
+});
+
+export const postPlatformName = defineCall({
+  method: 'POST',
+  path: '/system/platformName/post',
+  auth: ['SENIOR_ROLE'],
+  input: 'json',
+  request: z.object({
+    platformName: z.string().trim().min(1, { error: 'platformName.length' }).max(20, { error: 'platformName.length' }),
+    logoUrl: z.string().max(512).nullable().optional(),
+  }),
+  result: nothing,
+  summary: 'Rename the platform (and optionally set its logo)',
+  tag: 'system',
+});
+
+export const uploadLogo = defineCall({
+  method: 'POST',
+  path: '/system/upload',
+  auth: 'session',
+  input: 'multipart',
+  request: z.object({ file: z.custom<UploadedFile>().optional() }),
+  result: z.object({ url: z.string(), size: z.number().int() }),
+  summary: 'Upload a logo: PNG, exactly 200×200 px, under 100 KB',
+  tag: 'system',
+});
+
+export const getFile = defineCall({
+  method: 'GET',
+  path: '/system/file',
+  auth: 'public',
+  input: 'query',
+  request: z.object({ id: z.string().uuid() }),
+  result: z.custom<BinaryBody>(),
+  produces: 'binary',
+  summary: 'An uploaded logo (public so the login page and favicon can show it)',
+  tag: 'system',
+});
+
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  time: z.string(),
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  providerId: z.number().int().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+});
+
+export const queryAuditLog = defineCall({
+  method: 'POST',
+  path: '/system/auditLog',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
+  input: 'json',
+  request: z.object({
+    ...pageQuery,
+    action: z.string().trim().max(64).optional(),
+    keyWord: z.string().trim().max(64).optional(),
+    providerId: intId.optional(),
+  }),
+  result: pageOf(AuditEntrySchema),
+  summary: 'Audit log of logins, logouts, password, provider and account changes visible to the caller',
+  tag: 'system',
+});

@@ -1,0 +1,40 @@
+import type { CallDef } from './call.ts';
+import { changeProvider, insertAccount, operateAccount, queryAccountList } from './calls/account.ts';
+import { adminLogin, adminLogout, adminPublicKey, adminSession, adminSso, adminUpdatePassword } from './calls/auth.ts';
+import {
+  deleteProvider,
+  getProvider,
+  insertProvider,
+  operateProvider,
+  queryProviderList,
+  restProviderPwd,
+} from './calls/provider.ts';
+import { getFile, getPlatformName, postPlatformName, queryAuditLog, uploadLogo } from './calls/system.ts';
+
+/** Every call of the API, declared once. The server cannot serve a route missing here. */
+export const calls = {
+  adminLogin,
+  adminSso,
+  adminLogout,
+  adminUpdatePassword,
+  adminPublicKey,
+  adminSession,
+  queryProviderList,
+  insertProvider,
+  restProviderPwd,
+  operateProvider,
+  getProvider,
+  deleteProvider,
+  queryAccountList,
+  insertAccount,
+  operateAccount,
+  changeProvider,
+  getPlatformName,
+  postPlatformName,
+  uploadLogo,
+  getFile,
+  queryAuditLog,
+} as const satisfies Record<string, CallDef>;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;

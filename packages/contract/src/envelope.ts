@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { MessageKey } from './messages/index.ts';
+import type { StatusCode } from './status.ts';
+
+/** Every API answer: HTTP 200 with this body; `status` 200 is success. */
+export interface Envelope<T> {
+  status: StatusCode;
+  msg: string;
+  data: T | null;
+  /** Message key of a failure, so clients and tests need not parse `msg`. */
+  msgKey?: MessageKey;
+}
+
+export const envelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.object({
+    status: z.number().int(),
+    msg: z.string(),
+    data: data.nullable(),
+    msgKey: z.string().optional(),
+  });
