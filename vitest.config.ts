@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PGlite and argon2 are CPU-heavy; two workers match the two cores.
     maxWorkers: 2,
+    reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

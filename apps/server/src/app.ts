@@ -27,7 +27,8 @@ import { SettingsService } from './modules/system/settings.service.ts';
 import { systemHandlers } from './modules/system/system.routes.ts';
 import { SystemService } from './modules/system/system.service.ts';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version.ts';
+import { VERSION } from './version.ts';
 
 export interface AppDeps {
   config: Config;
@@ -94,6 +95,11 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     ...systemHandlers(services.system),
     ...auditHandlers(services.audit),
   };
+  // Before the routes: each route keeps the error handler in force when it is added (body parse errors).
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error, request);
+    return reply.code(appError.httpStatus).send(envelopeOf(appError, languageOf(request)));
+  });
   registerCalls(app, handlers, services.sessions, metrics);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -110,10 +116,6 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   app.setNotFoundHandler((request, reply) => {
     const error = new AppError(Status.FAILED, 'not_found', {}, 404);
     return reply.code(404).send(envelopeOf(error, languageOf(request)));
-  });
-  app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error, request);
-    return reply.code(appError.httpStatus).send(envelopeOf(appError, languageOf(request)));
   });
   return { app, services, metrics };
 };

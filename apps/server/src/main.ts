@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { startBootResponder } from './http/boot-responder.ts';
 
 const start = async () => {
   let config;
@@ -15,6 +16,7 @@ const start = async () => {
     }
     throw error;
   }
+  const boot = await startBootResponder(config.port, config.host);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
   const { app } = await buildApp({ config, database, clock: systemClock, logger: { level: config.logLevel } });
@@ -42,6 +44,7 @@ const start = async () => {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  await boot.close();
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     `Vigil ${database.kind === 'pglite' ? 'on embedded PGlite' : 'on PostgreSQL'} at http://localhost:${config.port}`,

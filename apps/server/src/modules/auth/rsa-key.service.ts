@@ -19,6 +19,8 @@ export class RsaKeyService {
   constructor(private readonly settings: SettingsService) {}
 
   async init(): Promise<void> {
+    this.pair = await this.settings.get<KeyPair>(SETTING);
+    if (this.pair) return;
     const fresh = generateKeyPairSync('rsa', {
       modulusLength: 2048,
       publicKeyEncoding: { type: 'spki', format: 'pem' },

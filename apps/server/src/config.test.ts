@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('has embedded defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+    expect(c.adminUser).toBe('admin');
+    expect(c.adminPassword).toBeUndefined();
+    expect(c.sessionIdleMs).toBe(120 * 60_000);
+  });
+
+  it('treats empty optional values as unset', () => {
+    const c = loadConfig({ DATABASE_URL: '', MQTT_URL: '' });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.mqttUrl).toBeUndefined();
+  });
+
+  it('names every bad variable in one error', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', REDIS_URL: 'http://x' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'REDIS_URL']) expect(message).toContain(name);
+    }
+  });
+
+  it('refuses a short SSO secret and admin password', () => {
+    expect(() => loadConfig({ VIGIL_SSO_SECRET: 'short' })).toThrow(/VIGIL_SSO_SECRET/);
+    expect(() => loadConfig({ VIGIL_ADMIN_PASSWORD: 'abc' })).toThrow(/VIGIL_ADMIN_PASSWORD/);
+  });
+});

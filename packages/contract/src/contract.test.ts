@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { calls } from './catalogue.ts';
+import { CONSOLE_ROUTES, landingPathFor, menuListFor } from './console-routes.ts';
+import { CONSTANTS, WEAK_PASSWORDS } from './constants.ts';
+import { DEVICE_TYPES, deviceTypeByCode } from './device-types.ts';
+import { enUS } from './messages/en-US.ts';
+import { LANGUAGES, messageCatalogue, pickLanguage, translate } from './messages/index.ts';
+import { ROLES } from './roles.ts';
+import { describeIssue } from './validation.ts';
+
+describe('call catalogue', () => {
+  it('declares each method + path once', () => {
+    const keys = Object.values(calls).map((c) => `${c.method} ${c.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keeps the spec paths of the foundation calls', () => {
+    const paths = Object.values(calls).map((c) => c.path);
+    for (const p of [
+      '/admin/login',
+      '/admin/sso',
+      '/admin/logout',
+      '/admin/updatePassword',
+      '/provider/queryProviderList',
+      '/provider/insertProvider',
+      '/provider/restProviderPwd',
+      '/provider/operateProvider',
+      '/provider/getProvider',
+      '/provider/deleteProvider',
+      '/account/queryAccountList',
+      '/account/insertAccount',
+      '/account/operate',
+      '/account/changeProvider',
+      '/system/platformName/get',
+      '/system/platformName/post',
+      '/system/upload',
+    ]) {
+      expect(paths).toContain(p);
+    }
+  });
+
+  it('every request and result schema converts to JSON schema', () => {
+    for (const [name, call] of Object.entries(calls)) {
+      expect(() => z.toJSONSchema(call.request, { io: 'input', unrepresentable: 'any' }), name).not.toThrow();
+      expect(() => z.toJSONSchema(call.result, { io: 'output', unrepresentable: 'any' }), name).not.toThrow();
+    }
+  });
+});
+
+describe('catalogues of the spec', () => {
+  it('has all 18 device types with unique codes', () => {
+    expect(DEVICE_TYPES).toHaveLength(18);
+    expect(new Set(DEVICE_TYPES.map((d) => d.code)).size).toBe(18);
+    expect(deviceTypeByCode(21011)?.model).toBe('ED719N');
+    expect(deviceTypeByCode(49)?.kind).toBe('sleep_monitor');
+  });
+
+  it('has the eleven roles', () => {
+    expect(ROLES).toHaveLength(11);
+  });
+
+  it('has 15 weak passwords that would otherwise pass the composition rules', () => {
+    expect(WEAK_PASSWORDS).toHaveLength(15);
+    for (const p of WEAK_PASSWORDS) {
+      expect(p.length).toBeGreaterThanOrEqual(CONSTANTS.passwordMinLength);
+      expect(p.length).toBeLessThanOrEqual(CONSTANTS.passwordMaxLength);
+      expect(p).toMatch(/\d/);
+      expect(p).toMatch(/[a-z]/);
+      expect(p).toMatch(/[A-Z]/);
+      expect(p).toMatch(/[^A-Za-z0-9]/);
+    }
+  });
+
+  it('computes landing pages per role', () => {
+    expect(landingPathFor('SENIOR_ROLE', false)).toBe('/deviceManage/deviceManage');
+    expect(landingPathFor('SUPER_ROLE', false)).toBe('/permission/providermanager');
+    expect(landingPathFor('ONE_ROLE', false)).toBe('/permission/providermanager');
+    expect(landingPathFor('ONE_ROLE', true)).toBe('/realMonitor/index');
+    expect(landingPathFor('TWO_ROLE', false)).toBe('/realMonitor/index');
+    expect(landingPathFor('GOVERNMENT', false)).toBe('/statistics');
+    expect(landingPathFor('BUSINESS_ROLE', false)).toBe('/permission/accountmanager');
+    expect(landingPathFor('SOCIAL_WORKER', false)).toBe('/realMonitor/index');
+  });
+
+  it('gives each role the menus of the route table', () => {
+    expect(menuListFor('GOVERNMENT')).toEqual(['statistics']);
+    expect(menuListFor('SENIOR_ROLE')).toContain('hardSoftUpload');
+    expect(menuListFor('ONE_ROLE')).not.toContain('hardSoftUpload');
+    expect(menuListFor('BUSINESS_ROLE')).toEqual(['accountmanager', 'providermanager']);
+    expect(menuListFor('MAINTAIN')).toEqual([]);
+    const names = CONSOLE_ROUTES.map((r) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('messages', () => {
+  it('every language has every key, none empty', () => {
+    for (const lang of LANGUAGES) {
+      const catalogue = messageCatalogue(lang);
+      for (const key of Object.keys(enUS)) expect(catalogue[key as keyof typeof enUS], `${lang} ${key}`).toBeTruthy();
+    }
+  });
+
+  it('picks the language from Accept-Language', () => {
+    expect(pickLanguage('en-US,en;q=0.9')).toBe('en-US');
+    expect(pickLanguage('en')).toBe('en-US');
+    expect(pickLanguage('zh-CN')).toBe('zh-CN');
+    expect(pickLanguage('fr-FR;q=0.9, en;q=0.5')).toBe('en-US');
+    expect(pickLanguage(undefined)).toBe('zh-CN');
+    expect(pickLanguage('garbage;;;')).toBe('zh-CN');
+  });
+
+  it('interpolates parameters', () => {
+    expect(translate('en-US', 'login.locked', { minutes: 15 })).toContain('15 minutes');
+  });
+
+  it('names the field in validation messages', () => {
+    const schema = z.object({ userName: z.string().min(6), pageSize: z.number().max(10) });
+    const missing = schema.safeParse({ pageSize: 1 });
+    const issue = missing.error?.issues[0];
+    if (!issue) throw new Error('expected an issue');
+    const d = describeIssue('en-US', issue, { pageSize: 1 });
+    expect(d.key).toBe('validation.required');
+    expect(translate('en-US', d.key, d.params)).toBe('Account is required.');
+    expect(translate('zh-CN', d.key, describeIssue('zh-CN', issue, {}).params)).toBe('账号不能为空。');
+    const big = schema.safeParse({ userName: 'abcdefg', pageSize: 11 }).error?.issues[0];
+    if (!big) throw new Error('expected an issue');
+    const b = describeIssue('en-US', big, {});
+    expect(translate('en-US', b.key, b.params)).toBe('Page size must be at most 10.');
+  });
+});

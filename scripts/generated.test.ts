@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OPENAPI_PATH, renderOpenApi } from './openapi.ts';
+
+const serverDir = new URL('../apps/server/', import.meta.url).pathname;
+
+describe('generated artefacts are committed and current', () => {
+  it('docs/openapi.json matches the call catalogue (run `npm run openapi`)', () => {
+    expect(fs.readFileSync(OPENAPI_PATH, 'utf8')).toBe(renderOpenApi());
+  });
+
+  it('migrations match the table definitions (run `npm run db:generate`)', () => {
+    // drizzle-kit reads `out` relative to the working directory: keep the copy inside apps/server.
+    const out = fs.mkdtempSync(path.join(serverDir, '.drift-'));
+    fs.cpSync(path.join(serverDir, 'drizzle'), out, { recursive: true });
+    const config = path.join(out, 'drizzle.config.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ dialect: 'postgresql', schema: './src/db/schema.ts', out: path.relative(serverDir, out) }),
+    );
+    const before = fs.readdirSync(out).filter((f) => f.endsWith('.sql'));
+    execFileSync(process.execPath, [require_('drizzle-kit/bin.cjs'), 'generate', `--config=${config}`], {
+      cwd: serverDir,
+      stdio: 'pipe',
+    });
+    const after = fs.readdirSync(out).filter((f) => f.endsWith('.sql'));
+    fs.rmSync(out, { recursive: true, force: true });
+    expect(after, 'schema.ts changed without a new migration').toEqual(before);
+  }, 60_000);
+});
+
+function require_(id: string): string {
+  return path.join(new URL('../node_modules/', import.meta.url).pathname, id);
+}
