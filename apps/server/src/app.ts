@@ -8,6 +8,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { AppError } from './http/app-error.ts';
+import { registerConsole } from './http/console.ts';
 import { Metrics } from './http/metrics.ts';
 import { envelopeOf, languageOf, registerCalls, toAppError, type Handlers } from './http/register-calls.ts';
 import { accountHandlers } from './modules/accounts/account.routes.ts';
@@ -35,6 +36,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Build the web console when it is missing (npm start); tests leave it off. */
+  serveConsole?: boolean;
 }
 
 /** Wires services once; the HTTP layer and later adapters (MQTT, socket) share them. */
@@ -70,7 +73,7 @@ export interface VigilApp {
 export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: true,
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Shutdown waits for in-flight calls; idle keep-alive sockets must not hold it up.
     forceCloseConnections: 'idle',
@@ -113,7 +116,13 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(VERSION) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  const consoleFallback = await registerConsole(app, {
+    buildWhenMissing: deps.serveConsole ?? false,
+    log: (message) => app.log.info(message),
+  });
   app.setNotFoundHandler((request, reply) => {
+    const console = consoleFallback(request);
+    if (console) return console(reply);
     const error = new AppError(Status.FAILED, 'not_found', {}, 404);
     return reply.code(404).send(envelopeOf(error, languageOf(request)));
   });

@@ -10,10 +10,13 @@ describe('configuration', () => {
     expect(c.adminUser).toBe('admin');
     expect(c.adminPassword).toBeUndefined();
     expect(c.sessionIdleMs).toBe(120 * 60_000);
+    expect(c.trustProxy).toBe(false);
   });
 
   it('treats empty optional values as unset', () => {
-    const c = loadConfig({ DATABASE_URL: '', MQTT_URL: '' });
+    const c = loadConfig({ DATABASE_URL: '', MQTT_URL: '', VIGIL_ADMIN_PASSWORD: '', VIGIL_SSO_SECRET: '' });
+    expect(c.adminPassword).toBeUndefined();
+    expect(c.ssoSecret).toBeUndefined();
     expect(c.databaseUrl).toBeUndefined();
     expect(c.mqttUrl).toBeUndefined();
   });

@@ -20,14 +20,23 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   VIGIL_ADMIN_USER: z.string().trim().min(1).max(64).default('admin'),
-  VIGIL_ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
-  VIGIL_SSO_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  VIGIL_ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8).max(128).optional()),
+  // Empty means unset (fast login off), like the other optional values.
+  VIGIL_SSO_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
     .min(1)
     .max(60 * 24 * 30)
     .default(120),
+  // Only behind a known proxy may X-Forwarded-For name the client (audit log, login rate limit).
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   // Reserved for the device and bus issues; validated now so a typo fails at start.
   MQTT_PORT: port(1883),
@@ -47,6 +56,7 @@ export interface Config {
   ssoSecret: string | undefined;
   sessionIdleMs: number;
   loginRateLimitPerMinute: number;
+  trustProxy: boolean;
   mqttPort: number;
   mqttUrl: string | undefined;
   redisUrl: string | undefined;
@@ -76,6 +86,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     ssoSecret: e.VIGIL_SSO_SECRET,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     redisUrl: e.REDIS_URL,

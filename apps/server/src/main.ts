@@ -19,7 +19,13 @@ const start = async () => {
   const boot = await startBootResponder(config.port, config.host);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
-  const { app } = await buildApp({ config, database, clock: systemClock, logger: { level: config.logLevel } });
+  const { app } = await buildApp({
+    config,
+    database,
+    clock: systemClock,
+    logger: { level: config.logLevel },
+    serveConsole: true,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -15,3 +15,4 @@ export * from './calls/provider.ts';
 export * from './calls/account.ts';
 export * from './calls/system.ts';
 export * from './calls/common.ts';
+export * from './password-rules.ts';

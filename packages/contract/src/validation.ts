@@ -35,8 +35,9 @@ export const describeIssue = (lang: Language, issue: z.core.$ZodIssue, input: un
   const params: MessageParams = { field: label };
   const value = valueAt(input, issue.path);
   if (isMessageKey(issue.message)) return { key: issue.message, params, field };
-  if (value === undefined || value === null || value === '') {
-    if (issue.code === 'invalid_type' || (issue.code === 'too_small' && value === '')) {
+  const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  if (blank) {
+    if (issue.code === 'invalid_type' || issue.code === 'too_small') {
       return { key: 'validation.required', params, field };
     }
   }

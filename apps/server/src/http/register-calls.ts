@@ -12,6 +12,7 @@ import {
   type Calls,
   type Envelope,
   type Language,
+  type MessageKey,
   type UploadedFile,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -172,12 +173,35 @@ export const registerCalls = (
   }
 };
 
+/** Unique indexes whose violation means a concurrent request created the same record first. */
+const UNIQUE_CONFLICTS: Readonly<Record<string, MessageKey>> = {
+  provider_name_live: 'provider.exists',
+  provider_number_live: 'provider.numberExists',
+  account_user_name_live: 'account.exists',
+};
+
+/** The message for a unique violation (SQLSTATE 23505), looking through the query error's causes. */
+const uniqueConflict = (error: unknown): MessageKey | undefined => {
+  let current = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const { code, constraint, cause } = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (code === '23505' && typeof constraint === 'string') return UNIQUE_CONFLICTS[constraint];
+    current = cause;
+  }
+  return undefined;
+};
+
 /** Known failures keep their meaning; anything else is logged and answered as a localised 500 envelope. */
 export const toAppError = (error: unknown, request: FastifyRequest): AppError => {
   if (error instanceof AppError) return error;
+  const conflict = uniqueConflict(error);
+  if (conflict) return new AppError(Status.FAILED, conflict);
   const code = (error as { code?: string } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(Status.INVALID_INPUT, 'upload.tooLarge', { maxKb: 100 });
-  if (code?.startsWith('FST_') && (error as { statusCode?: number }).statusCode === 400) {
+  const statusCode = (error as { statusCode?: number }).statusCode ?? 0;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(Status.INVALID_INPUT, 'validation.tooLarge');
+  // Fastify's own request errors (unreadable body, unsupported media type, body too large) are the caller's fault.
+  if (code?.startsWith('FST_') && statusCode >= 400 && statusCode < 500) {
     return new AppError(Status.INVALID_INPUT, 'validation.body');
   }
   request.log.error({ err: error }, 'call failed');

@@ -56,7 +56,7 @@ export interface TestDb {
 
 export const openTestDatabase = async (target: DbTarget): Promise<TestDb> => {
   if (target === 'pglite') {
-    const clone = await (await migratedTemplate()).clone();
+    const clone = (await (await migratedTemplate()).clone()) as PGlite;
     const database = await openDatabase({ pglite: clone });
     return { database, close: () => database.close() };
   }
@@ -104,6 +104,8 @@ export const createTestApp = async (target: DbTarget, options: TestAppOptions = 
     VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
     VIGIL_SSO_SECRET: 'test-sso-secret-0123456789',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    // Tests play the proxy: X-Forwarded-For names the client.
+    TRUST_PROXY: 'true',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());
@@ -139,13 +141,13 @@ export const createTestApp = async (target: DbTarget, options: TestAppOptions = 
     if (input instanceof FormData) body = input;
     else if (def.input === 'query') {
       const q = new URLSearchParams(
-        Object.entries((input ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+        Object.entries((input ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]),
       ).toString();
       if (q) url += `?${q}`;
     } else if (def.input === 'form') {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(
-        Object.entries((input ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+        Object.entries((input ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]),
       ).toString();
     } else {
       headers['content-type'] = 'application/json';

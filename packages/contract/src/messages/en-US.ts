@@ -34,6 +34,7 @@ export const enUS = {
   'validation.loginAccount': '{field} must be 6 to 64 letters or digits.',
   'validation.invalid': '{field} is invalid.',
   'validation.body': 'The request body could not be read.',
+  'validation.tooLarge': 'The request is too large.',
   'provider.exists': 'The provider name or login account already exists.',
   'provider.numberExists': 'The provider number already exists.',
   'provider.parentInvalid': 'The parent provider must be an enabled class 1 provider you can see.',

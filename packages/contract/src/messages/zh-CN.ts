@@ -35,6 +35,7 @@ export const zhCN: Record<MessageKey, string> = {
   'validation.loginAccount': '{field}须为 6 到 64 位字母或数字。',
   'validation.invalid': '{field}无效。',
   'validation.body': '无法读取请求内容。',
+  'validation.tooLarge': '请求内容过大。',
   'provider.exists': '服务商名称或登录账号已存在。',
   'provider.numberExists': '服务商编号已存在。',
   'provider.parentInvalid': '上级服务商必须是您可见且已启用的一级服务商。',

@@ -120,6 +120,20 @@ export class AccountRepository {
 
   // --- login bookkeeping ---
 
+  /** The lockout columns, row-locked until the transaction ends so concurrent failures count one by one. */
+  async lockoutStateForUpdate(db: Executor, id: number) {
+    const [row] = await db
+      .select({
+        failedLogins: accounts.failedLogins,
+        firstFailedAt: accounts.firstFailedAt,
+        lockedUntil: accounts.lockedUntil,
+      })
+      .from(accounts)
+      .where(eq(accounts.id, id))
+      .for('update');
+    return row;
+  }
+
   async recordFailure(
     db: Executor,
     id: number,

@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { generatePassword, webPasswordProblem } from '../auth/password.policy.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { SessionStore } from '../auth/session.store.ts';
-import type { LockoutState } from '../auth/lockout.policy.ts';
+import { afterFailure, lockedMinutes, type LockoutState } from '../auth/lockout.policy.ts';
 import { AccountRepository, type AccountRow, type NewAccountRow } from './account.repository.ts';
 
 export interface NewAccount {
@@ -62,8 +62,20 @@ export class AccountService {
     return this.repo.cancelOfProvider(tx, providerId, this.clock.now());
   }
 
-  recordLoginFailure(id: number, state: LockoutState) {
-    return this.repo.recordFailure(this.db, id, state);
+  /**
+   * Counts a failed login on the current row (locked meanwhile), not on a copy read before the
+   * password check: parallel wrong passwords all count, and a lock already set stays in force.
+   */
+  recordLoginFailure(id: number, now: Date): Promise<LockoutState> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.repo.lockoutStateForUpdate(tx, id);
+      if (!current || lockedMinutes(current, now) > 0) {
+        return current ?? { failedLogins: 0, firstFailedAt: null, lockedUntil: null };
+      }
+      const next = afterFailure(current, now);
+      await this.repo.recordFailure(tx, id, next);
+      return next;
+    });
   }
 
   recordLoginSuccess(id: number) {
@@ -117,12 +129,15 @@ export class AccountService {
     return password;
   }
 
-  /** Accounts of a caller's own management: roles it may create, inside its providers, never itself. */
+  /**
+   * Accounts of a caller's own management: roles it may create, inside its providers, never itself.
+   * A platform caller narrowed by data permission manages only accounts of the providers it sees.
+   */
   private manageable(caller: Caller, account: AccountRow): boolean {
     if (account.id === caller.accountId) return false;
     const roles = CREATABLE_ROLES[caller.role] ?? [];
     if (!roles.includes(account.role as Role)) return false;
-    if (isPlatformRole(caller.role)) return true;
+    if (caller.scope.all) return true;
     return canSeeProvider(caller.scope, account.providerId);
   }
 
@@ -153,7 +168,7 @@ export class AccountService {
       role: q.role,
       enabled: q.enabled,
       roles,
-      providerIds: isPlatformRole(caller.role) ? null : caller.scope.all ? null : caller.scope.ids,
+      providerIds: caller.scope.all ? null : caller.scope.ids,
       excludeId: caller.accountId,
     });
     const permitted = await this.repo.permittedProviderIdsOf(
@@ -170,6 +185,11 @@ export class AccountService {
       let providerId: number | null;
       if (isPlatformRole(caller.role)) {
         providerId = input.providerId ?? null;
+        if (!caller.scope.all) {
+          // Narrowed by data permission: only inside the providers it sees, and never an account seeing more.
+          if (providerId !== null && !canSeeProvider(caller.scope, providerId)) throw forbidden();
+          if (providerId === null && input.permissionType !== 1) throw forbidden();
+        }
         if (providerId !== null && !(await this.providersExist([providerId], tx))) throw notFound();
         if (providerId === null && (input.role === 'MAINTAIN' || input.role === 'SOCIAL_WORKER')) {
           throw fail('account.providerRequired');

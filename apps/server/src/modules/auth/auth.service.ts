@@ -7,7 +7,7 @@ import type { AccountService } from '../accounts/account.service.ts';
 import type { AccountRow } from '../accounts/account.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
-import { afterFailure, lockedMinutes } from './lockout.policy.ts';
+import { lockedMinutes } from './lockout.policy.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { burnVerification, hashPassword, verifyPassword } from './password-hasher.ts';
 import { webPasswordProblem } from './password.policy.ts';
@@ -64,8 +64,7 @@ export class AuthService {
     const minutes = lockedMinutes(account, now);
     if (minutes > 0) throw fail('login.locked', { minutes });
     if (!(await verifyPassword(account.passwordHash, password))) {
-      const next = afterFailure(account, now);
-      await this.accounts.recordLoginFailure(account.id, next);
+      const next = await this.accounts.recordLoginFailure(account.id, now);
       await this.audit.record({
         actorId: account.id,
         actorName: account.userName,

@@ -1,16 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { CONSTANTS, WEAK_PASSWORDS, type MessageKey } from '@vigil/contract';
+import { passwordProblem, type MessageKey } from '@vigil/contract';
 
-const weak = new Set(WEAK_PASSWORDS.map((p) => p.toLowerCase()));
-
-/** Web password rules: 8–16 characters with a digit, lower and upper case and a special character, not on the weak list. */
+/** Web password rules (shared with the console through the contract), as a message key. */
 export const webPasswordProblem = (password: string): MessageKey | null => {
-  if (weak.has(password.toLowerCase())) return 'password.security';
-  const { passwordMinLength: min, passwordMaxLength: max } = CONSTANTS;
-  if (password.length < min || password.length > max) return 'password.rules';
-  if (!/\d/.test(password) || !/[a-z]/.test(password) || !/[A-Z]/.test(password)) return 'password.rules';
-  if (!/[^A-Za-z0-9]/.test(password) || /\s/.test(password)) return 'password.rules';
-  return null;
+  const problem = passwordProblem(password);
+  return problem === 'security' ? 'password.security' : problem === 'rules' ? 'password.rules' : null;
 };
 
 const SETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnpqrstuvwxyz', '23456789', '!@#$%^&*-_=+?'];

@@ -1,0 +1,257 @@
+import {
+  getPlatformName,
+  getProvider,
+  insertProvider,
+  operateProvider,
+  postPlatformName,
+  uploadLogo,
+  type Role,
+} from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAccount, makeProvider } from '../../test/fixtures.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { encodePng, JPEG_BYTES, paddedPng } from './png-fixture.ts';
+
+const fileForm = (bytes: Uint8Array, filename = 'logo.png', type = 'image/png', field = 'file'): FormData => {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(bytes)], { type }), filename);
+  return form;
+};
+
+describe.each(dbTargets())('platform name (%s)', (target) => {
+  let app: TestApp;
+  let admin: string;
+  let senior: string;
+  const loginAs = async (userName: string, role: Role) => {
+    const { password } = await makeAccount(app, admin, userName, role);
+    return app.login(userName, password);
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp(target);
+    admin = await app.login(ADMIN_USER, ADMIN_PASSWORD);
+    senior = await loginAs('seniorNamer', 'SENIOR_ROLE');
+  });
+  afterAll(() => app?.close());
+
+  it('answers the default platform name without a token', async () => {
+    const res = await app.call(getPlatformName, {});
+    expect(res.httpStatus).toBe(200);
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ platformName: 'Vigil', logoUrl: null });
+  });
+
+  it('lets SENIOR_ROLE rename the platform; everyone sees the new name', async () => {
+    const res = await app.call(postPlatformName, { platformName: 'Sunrise Care' }, { token: senior });
+    expect(res.status).toBe(200);
+    expect((await app.call(getPlatformName, {})).data?.platformName).toBe('Sunrise Care');
+    expect((await app.call(getPlatformName, {}, { token: admin })).data?.platformName).toBe('Sunrise Care');
+    // The name is trimmed; 20 characters (also non-Latin ones) are accepted.
+    const twenty = '颐'.repeat(20);
+    expect((await app.call(postPlatformName, { platformName: `  ${twenty} ` }, { token: senior })).status).toBe(200);
+    expect((await app.call(getPlatformName, {})).data?.platformName).toBe(twenty);
+    // The logo is kept when only the name changes, and can be set with it.
+    await app.call(postPlatformName, { platformName: 'Sunrise Care', logoUrl: '/system/file?id=x' }, { token: senior });
+    await app.call(postPlatformName, { platformName: 'Sunrise Care 2' }, { token: senior });
+    expect((await app.call(getPlatformName, {})).data).toEqual({
+      platformName: 'Sunrise Care 2',
+      logoUrl: '/system/file?id=x',
+    });
+  });
+
+  it('refuses renaming by SUPER_ROLE and provider accounts (no_permission)', async () => {
+    const before = (await app.call(getPlatformName, {})).data?.platformName;
+    const asSuper = await app.call(postPlatformName, { platformName: 'Hijacked' }, { token: admin });
+    expect(asSuper.status).toBe(300);
+    expect(asSuper.msgKey).toBe('no_permission');
+    const p = await makeProvider(app, admin, 'Namer Provider');
+    const asProvider = await app.call(
+      postPlatformName,
+      { platformName: 'Hijacked' },
+      { token: await app.login(p.userName, p.password) },
+    );
+    expect(asProvider.msgKey).toBe('no_permission');
+    const anonymous = await app.call(postPlatformName, { platformName: 'Hijacked' });
+    expect(anonymous.httpStatus).toBe(401);
+    expect((await app.call(getPlatformName, {})).data?.platformName).toBe(before);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '    '],
+    ['21 characters', 'x'.repeat(21)],
+    ['21 Chinese characters', '颐'.repeat(21)],
+  ])('refuses a platform name that is %s (400 platformName.length)', async (_label, platformName) => {
+    const res = await app.call(postPlatformName, { platformName }, { token: senior });
+    expect(res.httpStatus).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.msgKey).toBe('platformName.length');
+    expect(res.msg).toBe('The platform name must be 1 to 20 characters.');
+  });
+
+  it('lets a provider platform name override the platform one for its users, class 2 inheriting it', async () => {
+    await app.call(postPlatformName, { platformName: 'Platform Name' }, { token: senior });
+    const branded = await app.call(
+      insertProvider,
+      { name: 'Branded Care', userName: 'brandedLogin', passWord: 'Care#Home2026', platformName: 'Branded Portal' },
+      { token: admin },
+    );
+    expect(branded.status).toBe(200);
+    const brandedId = branded.data?.id ?? 0;
+    const one = await app.login('brandedLogin', 'Care#Home2026');
+    expect((await app.call(getPlatformName, {}, { token: one })).data?.platformName).toBe('Branded Portal');
+    // Without a session the platform's own name is shown.
+    expect((await app.call(getPlatformName, {})).data?.platformName).toBe('Platform Name');
+    // A class 2 provider without its own name inherits its parent's; with one, its own wins.
+    const child = await makeProvider(app, one, 'Branded Child');
+    const childToken = await app.login(child.userName, child.password);
+    expect((await app.call(getPlatformName, {}, { token: childToken })).data?.platformName).toBe('Branded Portal');
+    await app.call(operateProvider, { id: child.id, type: 'edit', platformName: 'Child Portal' }, { token: one });
+    expect((await app.call(getPlatformName, {}, { token: childToken })).data?.platformName).toBe('Child Portal');
+    // A sub-account of the provider sees its branding too.
+    const sub = await makeAccount(app, one, 'brandedSub01', 'SUB_ROLE');
+    const subToken = await app.login(sub.userName, sub.password);
+    expect((await app.call(getPlatformName, {}, { token: subToken })).data?.platformName).toBe('Branded Portal');
+    // Clearing the provider's name falls back to the platform's.
+    const cleared = await app.call(
+      operateProvider,
+      { id: brandedId, type: 'edit', platformName: null },
+      { token: admin },
+    );
+    expect(cleared.status).toBe(200);
+    expect((await app.call(getProvider, { id: brandedId }, { token: admin })).data?.platformName).toBeNull();
+    expect((await app.call(getPlatformName, {}, { token: one })).data?.platformName).toBe('Platform Name');
+    // Platform users are not affected by any provider's branding.
+    expect((await app.call(getPlatformName, {}, { token: admin })).data?.platformName).toBe('Platform Name');
+  });
+
+  it('ignores an invalid token on the optional call instead of failing', async () => {
+    const res = await app.call(getPlatformName, {}, { token: 'not-a-real-token' });
+    expect(res.httpStatus).toBe(200);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe.each(dbTargets())('logo upload (%s)', (target) => {
+  let app: TestApp;
+  let admin: string;
+
+  beforeAll(async () => {
+    app = await createTestApp(target);
+    admin = await app.login(ADMIN_USER, ADMIN_PASSWORD);
+  });
+  afterAll(() => app?.close());
+
+  it('stores a 200x200 PNG under 100 KB and serves the same bytes back as image/png', async () => {
+    const png = encodePng(200, 200);
+    expect(png.length).toBeLessThan(100 * 1024);
+    const res = await app.call(uploadLogo, fileForm(png), { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.data?.size).toBe(png.length);
+    const url = res.data?.url ?? '';
+    expect(url).toMatch(/^\/system\/file\?id=[0-9a-f-]{36}$/);
+    const served = await app.app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(Buffer.compare(served.rawPayload, png)).toBe(0);
+  });
+
+  it('accepts a PNG of 100 KB minus one byte (the limit is exclusive)', async () => {
+    const png = paddedPng(200, 200, 100 * 1024 - 1);
+    const res = await app.call(uploadLogo, fileForm(png), { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.data?.size).toBe(100 * 1024 - 1);
+    const served = await app.app.inject({ method: 'GET', url: res.data?.url ?? '' });
+    expect(Buffer.compare(served.rawPayload, png)).toBe(0);
+  });
+
+  it('lets provider accounts upload too', async () => {
+    const p = await makeProvider(app, admin, 'Logo Provider');
+    const token = await app.login(p.userName, p.password);
+    const res = await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    [201, 200],
+    [200, 201],
+    [199, 199],
+    [100, 100],
+  ])('refuses a %ix%i PNG (upload.dimensions)', async (width, height) => {
+    const res = await app.call(uploadLogo, fileForm(encodePng(width, height)), { token: admin });
+    expect(res.status).toBe(400);
+    expect(res.msgKey).toBe('upload.dimensions');
+    expect(res.msg).toContain(`${width}×${height}`);
+  });
+
+  it('refuses a JPEG and a text file (upload.notPng), whatever the declared type', async () => {
+    const jpeg = await app.call(uploadLogo, fileForm(JPEG_BYTES, 'logo.jpg', 'image/jpeg'), { token: admin });
+    expect(jpeg.status).toBe(400);
+    expect(jpeg.msgKey).toBe('upload.notPng');
+    const disguised = await app.call(uploadLogo, fileForm(JPEG_BYTES, 'logo.png', 'image/png'), { token: admin });
+    expect(disguised.msgKey).toBe('upload.notPng');
+    const text = await app.call(
+      uploadLogo,
+      fileForm(Buffer.from('hello, this is not an image at all\n'.repeat(4)), 'a.txt', 'text/plain'),
+      { token: admin },
+    );
+    expect(text.status).toBe(400);
+    expect(text.msgKey).toBe('upload.notPng');
+  });
+
+  it('refuses a valid PNG of 100 KB or more (upload.tooLarge)', async () => {
+    for (const size of [100 * 1024, 150 * 1024]) {
+      const res = await app.call(uploadLogo, fileForm(paddedPng(200, 200, size)), { token: admin });
+      expect(res.status).toBe(400);
+      expect(res.msgKey).toBe('upload.tooLarge');
+    }
+  });
+
+  it('refuses a file above the multipart limit without a server error', async () => {
+    const res = await app.call(uploadLogo, fileForm(paddedPng(200, 200, 10 * 1024 * 1024 + 1)), { token: admin });
+    expect(res.status).toBe(400);
+    expect(res.msgKey).toBe('upload.tooLarge');
+  });
+
+  it('answers upload.missing without a file', async () => {
+    const onlyText = new FormData();
+    onlyText.append('name', 'logo');
+    const noFile = await app.call(uploadLogo, onlyText, { token: admin });
+    expect(noFile.status).toBe(400);
+    expect(noFile.msgKey).toBe('upload.missing');
+    const empty = await app.call(uploadLogo, fileForm(new Uint8Array(), 'empty.png'), { token: admin });
+    expect(empty.msgKey).toBe('upload.missing');
+    const otherField = await app.call(uploadLogo, fileForm(encodePng(200, 200), 'logo.png', 'image/png', 'logo'), {
+      token: admin,
+    });
+    expect(otherField.msgKey).toBe('upload.missing');
+    const nothing = await app.call(uploadLogo, new FormData(), { token: admin });
+    expect(nothing.status).toBe(400);
+    expect(nothing.msgKey).toBe('upload.missing');
+    const json = await app.app.inject({
+      method: 'POST',
+      url: uploadLogo.path,
+      headers: { 'x-token': admin, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(json.json()).toMatchObject({ status: 400, msgKey: 'upload.missing' });
+  });
+
+  it('answers HTTP 401 without a token and stores nothing', async () => {
+    const res = await app.call(uploadLogo, fileForm(encodePng(200, 200)));
+    expect(res.httpStatus).toBe(401);
+    expect(res.msgKey).toBe('session.required');
+    const stale = await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: 'x'.repeat(43) });
+    expect(stale.httpStatus).toBe(401);
+  });
+
+  it('answers not_found for an unknown file and 400 for a malformed id', async () => {
+    const unknown = await app.app.inject({
+      method: 'GET',
+      url: '/system/file?id=00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.json()).toMatchObject({ status: 300, msgKey: 'not_found' });
+    const malformed = await app.app.inject({ method: 'GET', url: '/system/file?id=nope' });
+    expect(malformed.json()).toMatchObject({ status: 400 });
+  });
+});

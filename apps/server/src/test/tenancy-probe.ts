@@ -1,0 +1,531 @@
+/**
+ * Tools for the contract-driven tenancy matrix (tenancy.test.ts):
+ *  - an input generator that turns every declared call's request schema into probe inputs
+ *    whose reference fields point at another tenant's objects;
+ *  - a snapshot of every row owned by (or pointing at) that tenant, taken from the schema itself;
+ *  - a leak detector for response bodies.
+ *
+ * A call or table the generator or snapshot does not understand fails loudly: teach it here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CallDef } from '@vigil/contract';
+import { inArray, is, or, sql, type SQL } from 'drizzle-orm';
+import { getTableConfig, PgTable, type PgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { Executor } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+
+/** Every name, nick name, remark, number and login account of the foreign tenant contains this. */
+export const MARKER = 'FOREIGNB';
+
+/** The objects of the foreign tenant, plus a few harmless objects of the caller's own tenant. */
+export interface ProbeRefs {
+  foreign: {
+    providers: { label: string; id: number; domain: string }[];
+    accounts: { label: string; id: number; userName: string }[];
+    /**
+     * Login names probed in `userName` fields: one of each kind (a provider's login, a provider's
+     * sub-account, a platform account); every account stays probed by id.
+     */
+    userNames: string[];
+  };
+  /**
+   * Sacrificial objects of the probing tenant: a call given one of them passes its first
+   * guard, so a foreign id in another field reaches the next check.
+   */
+  own: { providerId: number; accountId: number; visibleProviderId: number; visibleDomain: string };
+}
+
+export class ProbeGenerationError extends Error {
+  override name = 'ProbeGenerationError';
+}
+
+/** The developer-facing message for a call the generator cannot build inputs for. */
+const teach = (call: string, field: string, why: string) =>
+  new ProbeGenerationError(
+    `tenancy probe: cannot generate input for ${call}.${field}: ${why}. ` +
+      'Teach the generator in apps/server/src/test/tenancy-probe.ts (REFERENCE_FIELDS / ID_KIND_BY_TAG / sampleString) ' +
+      'so the tenancy matrix can probe this call with another tenant\u2019s objects.',
+  );
+
+type RefKind = 'provider' | 'account';
+
+/** What `id` refers to, by the call's tag. A tag missing here fails the matrix for calls with an `id`. */
+export const ID_KIND_BY_TAG: Record<string, RefKind> = { provider: 'provider', account: 'account' };
+
+/**
+ * Fields that reference objects, by name. Any other field named `id`, `…Id` or `…Ids` fails
+ * generation until it is added here, so a new reference can never go unprobed.
+ */
+export const REFERENCE_FIELDS = {
+  id: 'id-by-tag',
+  providerId: 'provider',
+  parentId: 'provider',
+  providerIds: 'provider-list',
+  domain: 'domain',
+  userName: 'userName',
+} as const;
+
+/** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */
+const SEARCH_FIELDS = new Set(['keyWord', 'keyword']);
+const PASSWORD_FIELD = /pass_?word$/i;
+const LOOKS_LIKE_REFERENCE = /(^id$|Id$|Ids$|_id$)/;
+export const PROBE_PASSWORD = 'Care#Home2026';
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  pattern?: string;
+  format?: string;
+}
+
+const OMIT = Symbol('omit');
+interface Choice {
+  label: string;
+  make: () => unknown;
+}
+/**
+ * `ref` dimensions (references and searches) are varied one at a time around a base where every
+ * other reference takes its harmless value (`happy`: omitted, fresh or the caller's own object),
+ * so each foreign value reaches the check that guards it. `rotate` dimensions (operation types,
+ * roles, filters) take each of their values across the bases.
+ */
+interface Dim {
+  field: string;
+  kind: 'ref' | 'rotate';
+  choices: Choice[];
+  happy: number;
+  /** An enum (operation type, role, permission type): its values are also tried in every combination. */
+  combine?: boolean;
+}
+
+export interface Variant {
+  label: string;
+  /** A fresh input (fresh unique names on every build) as the harness's app.call takes it. */
+  build: () => Record<string, unknown> | FormData;
+}
+
+export interface CallPlan {
+  name: string;
+  call: CallDef;
+  variants: Variant[];
+}
+
+const fixed = (label: string, value: unknown): Choice => ({ label, make: () => value });
+/** Reference values that stay inside the caller's own tenant. */
+const HAPPY_LABELS = new Set(['own-spare-provider', 'own-spare-account', 'own-domain', 'fresh-userName', '[]']);
+const omitted: Choice = { label: '\u2205', make: () => OMIT };
+
+let counter = 0;
+/** Unique letters-and-digits strings, never containing the marker. */
+export const freshToken = (): string => `probe${String(++counter).padStart(6, '0')}`;
+
+/** A minimal PNG of the logo size (200×200); the server reads only the header. */
+export const samplePng = (width = 200, height = 200): Uint8Array => {
+  const bytes = new Uint8Array(8 + 25 + 12);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(8, 13);
+  bytes.set([0x49, 0x48, 0x44, 0x52], 12); // IHDR
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  bytes.set([8, 6, 0, 0, 0], 24);
+  view.setUint32(33, 0);
+  bytes.set([0x49, 0x45, 0x4e, 0x44], 37); // IEND
+  return bytes;
+};
+
+const unwrapNullable = (node: JsonSchema): JsonSchema => {
+  const branches = node.anyOf ?? node.oneOf;
+  if (!branches) return node;
+  const nonNull = branches.filter((b) => b.type !== 'null');
+  if (nonNull.length === 1 && nonNull.length < branches.length) {
+    const [only] = nonNull;
+    return { ...only, ...(node.default === undefined ? {} : { default: node.default }) };
+  }
+  return node;
+};
+
+/** A zod boolean that also takes "true"/"false"/"1"/"0". */
+const isFlag = (node: JsonSchema): boolean =>
+  !!node.anyOf?.some((b) => b.type === 'boolean') && node.anyOf.every((b) => b.type === 'boolean' || !!b.enum);
+
+const enumValues = (node: JsonSchema): unknown[] | undefined => {
+  if (node.enum) return node.enum;
+  if (node.const !== undefined) return [node.const];
+  if (node.type === 'boolean') return [false, true];
+  const branches = node.anyOf ?? node.oneOf;
+  if (branches?.length && branches.every((b) => b.const !== undefined || b.enum)) {
+    return branches.flatMap((b) => b.enum ?? [b.const]);
+  }
+  return undefined;
+};
+
+const fits = (node: JsonSchema, s: string): boolean =>
+  s.length >= (node.minLength ?? 0) &&
+  s.length <= (node.maxLength ?? Infinity) &&
+  (!node.pattern || new RegExp(node.pattern).test(s));
+
+/** A valid sample for a string field, or undefined when none of the candidates satisfies it. */
+const sampleString = (node: JsonSchema): (() => string) | undefined => {
+  if (node.format === 'uuid') return () => randomUUID();
+  if (node.format === 'email') return () => `${freshToken()}@example.com`;
+  if (node.format === 'uri' || node.format === 'url') return () => `https://example.com/${freshToken()}`;
+  if (node.format && !['regex'].includes(node.format)) return undefined;
+  const pad = (s: string) => s.padEnd(node.minLength ?? 0, '0');
+  const candidates: (() => string)[] = [
+    () => pad(freshToken()),
+    () => freshToken().slice(-(node.maxLength ?? 11)),
+    () => 'a'.repeat(Math.max(node.minLength ?? 1, 64)),
+    () => String(Math.floor(Date.now() / 1000)),
+  ];
+  return candidates.find((c) => fits(node, c()));
+};
+
+const numberSample = (field: string, node: JsonSchema): number => {
+  if (/^(pageSize|limit)$/.test(field)) return Math.min(node.maximum ?? 1000, 1000);
+  if (typeof node.default === 'number') return node.default;
+  return node.minimum ?? 1;
+};
+
+/** Dimensions of one call's request: every field with the values it is probed with. */
+const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
+  if (call.input === 'multipart' && !(call.request instanceof z.ZodObject)) {
+    throw teach(name, 'body', 'multipart request is not an object');
+  }
+  const root = z.toJSONSchema(call.request, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  if (root.type !== 'object' || !root.properties) throw teach(name, 'body', 'request is not a plain object');
+  const required = new Set(root.required ?? []);
+  const dims: Dim[] = [];
+  const { foreign, own } = refs;
+  const providerChoices = foreign.providers.map((p) => fixed(p.label, p.id));
+  const accountChoices = foreign.accounts.map((a) => fixed(a.label, a.id));
+  const rotate = (field: string, choices: Choice[], combine = false) =>
+    dims.push({ field, kind: 'rotate', choices, happy: 0, combine });
+
+  for (const [field, raw] of Object.entries(root.properties)) {
+    const node = unwrapNullable(raw);
+    const optional = !required.has(field);
+    const hasDefault = node.default !== undefined || raw.default !== undefined;
+    const maybeOmit = (choices: Choice[]) => (optional && !hasDefault ? [omitted, ...choices] : choices);
+    const ref = (REFERENCE_FIELDS as Record<string, string>)[field];
+
+    if (ref) {
+      let choices: Choice[];
+      switch (ref) {
+        case 'id-by-tag': {
+          const kind = ID_KIND_BY_TAG[call.tag];
+          if (!kind) throw teach(name, field, `no reference kind for id in tag "${call.tag}" (ID_KIND_BY_TAG)`);
+          choices =
+            kind === 'provider'
+              ? [...providerChoices, fixed('own-spare-provider', own.providerId)]
+              : [...accountChoices, fixed('own-spare-account', own.accountId)];
+          break;
+        }
+        case 'provider':
+          choices = providerChoices;
+          break;
+        case 'provider-list':
+          choices = [
+            ...foreign.providers.map((p) => fixed(`[${p.label}]`, [p.id])),
+            fixed(`[own,${foreign.providers.at(-1)?.label}]`, [own.visibleProviderId, foreign.providers.at(-1)?.id]),
+            ...(hasDefault ? [fixed('[]', [])] : []),
+          ];
+          break;
+        case 'domain':
+          choices = [
+            ...foreign.providers.map((p) => fixed(`${p.label}.domain`, p.domain)),
+            fixed('own-domain', own.visibleDomain),
+          ];
+          break;
+        case 'userName': {
+          const fresh = sampleString(node);
+          choices = [
+            ...foreign.userNames.map((u) => fixed(u, u)).filter((c) => fits(node, String(c.make()))),
+            ...(fresh ? [{ label: 'fresh-userName', make: fresh }] : []),
+          ];
+          break;
+        }
+        default:
+          throw teach(name, field, `unknown reference kind ${ref}`);
+      }
+      if (!choices.length) throw teach(name, field, 'no foreign object fits the field');
+      const all = maybeOmit(choices);
+      const happy = all.findIndex((c) => c === omitted || HAPPY_LABELS.has(c.label));
+      dims.push({ field, kind: 'ref', choices: all, happy: Math.max(happy, 0) });
+      continue;
+    }
+    if (LOOKS_LIKE_REFERENCE.test(field)) {
+      throw teach(name, field, 'looks like a reference to an object but is not in REFERENCE_FIELDS');
+    }
+    if (SEARCH_FIELDS.has(field)) {
+      dims.push({ field, kind: 'ref', choices: [omitted, fixed('marker', MARKER)], happy: 0 });
+      continue;
+    }
+    if (isFlag(node)) {
+      const d = node.default ?? raw.default;
+      // Flags with a default keep it; optional filter flags are left out or false.
+      const flagChoices =
+        d !== undefined
+          ? [fixed(String(d), d)]
+          : optional
+            ? [omitted, fixed('false', false)]
+            : [fixed('false', false), fixed('true', true)];
+      rotate(field, flagChoices);
+      continue;
+    }
+    const values = enumValues(node);
+    if (values) {
+      rotate(field, maybeOmit(values.map((v) => fixed(String(v), v))), true);
+      continue;
+    }
+    const type = Array.isArray(node.type) ? node.type[0] : node.type;
+    switch (type) {
+      case 'string': {
+        if (PASSWORD_FIELD.test(field)) {
+          rotate(field, maybeOmit([fixed('password', PROBE_PASSWORD)]));
+          break;
+        }
+        const make = sampleString(node);
+        if (!make) throw teach(name, field, `no sample satisfies ${JSON.stringify(node)}`);
+        rotate(field, maybeOmit([{ label: field, make }]));
+        break;
+      }
+      case 'integer':
+      case 'number': {
+        const value = numberSample(field, node);
+        rotate(field, hasDefault ? [fixed(String(value), value)] : maybeOmit([fixed(String(value), value)]));
+        break;
+      }
+      case 'array':
+        if ((node.minItems ?? 0) > 0) throw teach(name, field, 'non-empty array of unknown items');
+        rotate(field, maybeOmit([fixed('[]', [])]));
+        break;
+      case undefined:
+        if (call.input === 'multipart' && Object.keys(node).length === 0) {
+          rotate(field, maybeOmit([fixed('png', { filename: 'logo.png', mimetype: 'image/png', bytes: samplePng() })]));
+          break;
+        }
+        throw teach(name, field, `unrepresentable schema ${JSON.stringify(raw)}`);
+      default:
+        throw teach(name, field, `unsupported type ${String(type)}`);
+    }
+  }
+  return dims;
+};
+
+/** Enum combinations tried as plain bases only while there are at most this many. */
+const MAX_COMBINATIONS = 64;
+
+/**
+ * Variant rows (an index into each dimension's choices):
+ *  - bases where the `rotate` dimensions take each of their values in turn and references their
+ *    harmless value, and around each base every foreign value of every reference, one at a time
+ *    (each foreign value meets each operation type, role or filter value);
+ *  - plain bases for every combination of the enum dimensions (e.g. each role with each
+ *    permission type), so what a caller may do inside its own tenant is tried in full too.
+ */
+export const variantRows = (dims: readonly Pick<Dim, 'kind' | 'choices' | 'happy' | 'combine'>[]): number[][] => {
+  const rotating = dims.filter((d) => d.kind === 'rotate');
+  const bases = Math.max(1, ...rotating.map((d) => d.choices.length));
+  const rows = new Map<string, number[]>();
+  const add = (row: number[]) => rows.set(row.join(','), row);
+  for (let k = 0; k < bases; k++) {
+    const base = dims.map((d) => (d.kind === 'rotate' ? k % d.choices.length : d.happy));
+    add(base);
+    dims.forEach((d, i) => {
+      if (d.kind !== 'ref') return;
+      for (let v = 0; v < d.choices.length; v++) if (v !== d.happy) add(base.map((w, j) => (j === i ? v : w)));
+    });
+  }
+  const enums = dims.map((d, i) => (d.combine ? i : -1)).filter((i) => i >= 0);
+  const total = enums.reduce((n, i) => n * (dims[i]?.choices.length ?? 1), 1);
+  if (enums.length > 1 && total <= MAX_COMBINATIONS) {
+    for (let c = 0; c < total; c++) {
+      let rest = c;
+      const row = dims.map((d) => (d.kind === 'rotate' ? c % d.choices.length : d.happy));
+      for (const i of enums) {
+        const size = dims[i]?.choices.length ?? 1;
+        row[i] = rest % size;
+        rest = Math.floor(rest / size);
+      }
+      add(row);
+    }
+  }
+  return [...rows.values()];
+};
+
+const toFormData = (input: Record<string, unknown>): FormData => {
+  const form = new FormData();
+  for (const [field, value] of Object.entries(input)) {
+    if (value && typeof value === 'object' && 'bytes' in value) {
+      const file = value as { filename: string; mimetype: string; bytes: Uint8Array };
+      form.append(field, new Blob([new Uint8Array(file.bytes)], { type: file.mimetype }), file.filename);
+    } else form.append(field, String(value));
+  }
+  return form;
+};
+
+/** Probe inputs for one call; throws ProbeGenerationError when a field cannot be generated or validated. */
+export const planCall = (name: string, call: CallDef, refs: ProbeRefs): CallPlan => {
+  const dims = dimensionsOf(name, call, refs);
+  const rows = variantRows(dims);
+  const variants = rows.map((row): Variant => {
+    const picks = dims.map((d, k) => ({ field: d.field, choice: d.choices[row[k] ?? 0] as Choice }));
+    const object = () => {
+      const input: Record<string, unknown> = {};
+      for (const { field, choice } of picks) {
+        const value = choice.make();
+        if (value !== OMIT) input[field] = value;
+      }
+      return input;
+    };
+    const sample = object();
+    const parsed = call.request.safeParse(sample);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw teach(name, issue?.path.join('.') || 'body', `generated value rejected by the schema: ${issue?.message}`);
+    }
+    return {
+      label: picks.map((p) => `${p.field}=${p.choice.label}`).join(' ') || '{}',
+      build: () => (call.input === 'multipart' ? toFormData(object()) : object()),
+    };
+  });
+  return { name, call, variants };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Foreign-row snapshot, driven by the schema: every table is linked to providers or accounts.
+
+/** Tables that hold no tenant data at all; any other table must link to a provider or account. */
+export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce']);
+
+const PROVIDER_COLUMN = /(^|_)provider_id$/;
+const ACCOUNT_COLUMN = /(^|_)(account_id|actor_id|created_by|uploaded_by)$/;
+
+interface TableLinks {
+  table: PgTable;
+  name: string;
+  primaryKey: string[];
+  providerColumns: PgColumn[];
+  accountColumns: PgColumn[];
+}
+
+/** For every table of the schema, the columns that point at a provider or an account. */
+export const tableLinks = (): TableLinks[] => {
+  const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
+  const providerTable = getTableConfig(schema.providers).name;
+  const accountTable = getTableConfig(schema.accounts).name;
+  return tables.map((table) => {
+    const config = getTableConfig(table);
+    const fkTarget = new Map<string, string>();
+    for (const fk of config.foreignKeys) {
+      const ref = fk.reference();
+      const target = getTableConfig(ref.foreignTable).name;
+      for (const col of ref.columns) fkTarget.set(col.name, target);
+    }
+    const providerColumns = config.columns.filter(
+      (c) =>
+        fkTarget.get(c.name) === providerTable ||
+        PROVIDER_COLUMN.test(c.name) ||
+        (config.name === providerTable && c.name === 'id'),
+    );
+    const accountColumns = config.columns.filter(
+      (c) =>
+        fkTarget.get(c.name) === accountTable ||
+        ACCOUNT_COLUMN.test(c.name) ||
+        (config.name === accountTable && c.name === 'id'),
+    );
+    const primaryKey = [
+      ...config.columns.filter((c) => c.primary).map((c) => c.name),
+      ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name)),
+    ];
+    return { table, name: config.name, primaryKey, providerColumns, accountColumns };
+  });
+};
+
+/** Per table, each row's JSON by its primary key. */
+export type Snapshot = Map<string, Map<string, string>>;
+
+/**
+ * Every row that belongs to, or points at, the given providers or accounts: the provider and
+ * account rows themselves, their data permissions, sessions, audit entries, files, and any
+ * table added later that carries a provider_id or account_id. One round trip.
+ */
+export const snapshotRows = async (
+  db: Executor,
+  target: { providerIds: readonly number[]; accountIds: readonly number[] },
+): Promise<Snapshot> => {
+  const links = tableLinks().filter((l) => !TENANT_FREE_TABLES.has(l.name));
+  const parts = links.map((link) => {
+    const conditions: SQL[] = [
+      ...link.providerColumns.map((c) => inArray(c, [...target.providerIds])),
+      ...link.accountColumns.map((c) => inArray(c, [...target.accountIds])),
+    ];
+    if (!conditions.length) throw new Error(`tenancy snapshot: table ${link.name} has no provider or account link`);
+    return sql`select ${link.name}::text as t, row_to_json(${link.table})::text as r from ${link.table} where ${or(...conditions)}`;
+  });
+  const result = (await db.execute(sql.join(parts, sql` union all `))) as unknown as {
+    rows: { t: string; r: string }[];
+  };
+  const out: Snapshot = new Map(links.map((l) => [l.name, new Map<string, string>()]));
+  const keys = new Map(links.map((l) => [l.name, l.primaryKey]));
+  for (const { t, r } of result.rows) {
+    const row = JSON.parse(r) as Record<string, unknown>;
+    const pk = keys.get(t) ?? [];
+    out.get(t)?.set(pk.length ? JSON.stringify(pk.map((k) => row[k])) : r, r);
+  }
+  return out;
+};
+
+const short = (v: unknown) => {
+  const s = JSON.stringify(v) ?? 'undefined';
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+};
+
+/** Human-readable differences between two snapshots: changed columns, added and removed rows. */
+export const diffSnapshots = (before: Snapshot, after: Snapshot): string[] => {
+  const out: string[] = [];
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(name) ?? new Map<string, string>();
+    const b = after.get(name) ?? new Map<string, string>();
+    for (const [key, row] of a) {
+      const next = b.get(key);
+      if (next === undefined) out.push(`${name} ${key} removed: ${short(JSON.parse(row))}`);
+      else if (next !== row) {
+        const was = JSON.parse(row) as Record<string, unknown>;
+        const now = JSON.parse(next) as Record<string, unknown>;
+        const changed = Object.keys({ ...was, ...now }).filter(
+          (k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]),
+        );
+        out.push(
+          `${name} ${key} changed: ${changed.map((k) => `${k} ${short(was[k])} → ${short(now[k])}`).join(', ')}`,
+        );
+      }
+    }
+    for (const [key, row] of b) if (!a.has(key)) out.push(`${name} ${key} added: ${short(JSON.parse(row))}`);
+  }
+  return out;
+};
+
+/** The first needle (case-insensitive) found in a response body, with some context; null when clean. */
+export const findLeak = (body: string, needles: readonly string[]): string | null => {
+  const lower = body.toLowerCase();
+  for (const needle of needles) {
+    const at = lower.indexOf(needle.toLowerCase());
+    if (at >= 0) return `"${needle}" in …${body.slice(Math.max(0, at - 80), at + needle.length + 40)}…`;
+  }
+  return null;
+};

@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import { RouterProvider } from 'react-router';
+import { ApiError } from './shared/api/client.ts';
+import { createRouter } from './router.tsx';
+import { CONSTANTS } from '@vigil/contract';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (count, error) => !(error instanceof ApiError) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+const router = createRouter();
+
+export const App = ({ locale }: { locale: Locale }) => (
+  <ConfigProvider
+    locale={locale}
+    theme={{ token: { colorPrimary: '#1f6feb' }, components: { Layout: { siderBg: '#001529' } } }}
+  >
+    <AntApp>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AntApp>
+  </ConfigProvider>
+);
+
+export const SIDEBAR_WIDTH = CONSTANTS.sidebarWidthPx;

@@ -1,0 +1,95 @@
+import { CONSTANTS, getPlatformName } from '@vigil/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Drawer, Layout } from 'antd';
+import { useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { api } from '../shared/api/client.ts';
+import { landingFor, routeForPath } from '../shared/routing/route-access.ts';
+import { useAccess } from '../shared/session/access.ts';
+import { StorageKey, storage } from '../shared/storage.ts';
+import { Navbar } from './Navbar.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { tagsStore } from './tags-store.ts';
+import { TagsView } from './TagsView.tsx';
+
+const isMobileWidth = () => window.innerWidth < CONSTANTS.mobileLayoutBelowPx;
+
+/** Tracks the mobile breakpoint with the spec's 500 ms resize debounce. */
+const useMobile = () => {
+  const [mobile, setMobile] = useState(isMobileWidth);
+  useEffect(() => {
+    let timer: number | undefined;
+    const onResize = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => setMobile(isMobileWidth()), CONSTANTS.resizeDebounceMs);
+    };
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('resize', onResize);
+    };
+  }, []);
+  return mobile;
+};
+
+/** Page title and icon follow the platform name and logo. */
+const useBranding = () => {
+  const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
+  useEffect(() => {
+    if (!platform.data) return;
+    document.title = platform.data.platformName;
+    storage.set(StorageKey.platName, platform.data.platformName);
+    storage.set(StorageKey.logoUrl, platform.data.logoUrl);
+    const icon = document.getElementById('app-favicon');
+    if (icon instanceof HTMLLinkElement && platform.data.logoUrl) icon.href = platform.data.logoUrl;
+  }, [platform.data]);
+};
+
+export const AppLayout = () => {
+  const mobile = useMobile();
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const location = useLocation();
+  const access = useAccess();
+  useBranding();
+
+  useEffect(() => {
+    const route = routeForPath(location.pathname);
+    if (!route || !access) return;
+    const landing = landingFor(access);
+    const landingRoute = routeForPath(landing);
+    if (landingRoute) tagsStore.visit({ path: landing, name: landingRoute.name, affix: true });
+    tagsStore.visit({ path: location.pathname, name: route.name, affix: location.pathname === landing });
+    if (mobile) setDrawerOpen(false);
+  }, [location.pathname, access, mobile]);
+
+  const toggle = () => (mobile ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c));
+  return (
+    <Layout className={mobile ? 'app-layout mobile' : 'app-layout'} style={{ minHeight: '100vh' }}>
+      {mobile ? (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          width={CONSTANTS.sidebarWidthPx}
+          styles={{ body: { padding: 0, background: '#001529' } }}
+        >
+          <Sidebar collapsed={false} />
+        </Drawer>
+      ) : (
+        <Layout.Sider width={CONSTANTS.sidebarWidthPx} collapsed={collapsed} collapsedWidth={64} trigger={null}>
+          <Sidebar collapsed={collapsed} />
+        </Layout.Sider>
+      )}
+      <Layout>
+        <Layout.Header className="app-header">
+          <Navbar collapsed={mobile ? !drawerOpen : collapsed} onToggle={toggle} />
+        </Layout.Header>
+        <TagsView />
+        <Layout.Content className="app-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+};

@@ -1,0 +1,109 @@
+import { changeProvider, getPlatformName } from '@vigil/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Menu, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { api } from '../shared/api/client.ts';
+import { isClassOne, menuRoutes } from '../shared/routing/route-access.ts';
+import { useAccess } from '../shared/session/access.ts';
+import { currentProvider, sessionStore, useSession } from '../shared/session/session-store.ts';
+import { shortProviderName } from '../shared/ui/text.ts';
+import { useApiError } from '../shared/ui/useApiError.ts';
+import { buildMenuTree, type MenuNode } from './menu-tree.ts';
+import { VersionLabel } from './VersionLabel.tsx';
+
+const toItems = (nodes: MenuNode[], t: (k: string) => string): NonNullable<Parameters<typeof Menu>[0]['items']> =>
+  nodes.map((n) =>
+    n.children
+      ? { key: n.key, label: t(n.label), children: toItems(n.children, t) }
+      : { key: n.key, label: <Link to={n.path ?? '/'}>{t(n.label)}</Link> },
+  );
+
+const ProviderSwitch = () => {
+  const { t } = useTranslation();
+  const session = useSession();
+  const access = useAccess();
+  const queryClient = useQueryClient();
+  const onError = useApiError();
+  const info = session.info;
+  if (!info || !access) return null;
+  if (isClassOne(access)) {
+    const available = info.providerList.filter((p) => p.available);
+    if (available.length === 0) {
+      return (
+        <Link to="/permission/providermanager?action=create" className="provider-prompt" data-testid="provider-prompt">
+          {t('sidebar.providerPrompt')}
+        </Link>
+      );
+    }
+    if (available.length === 1) {
+      return <div className="provider-name">{shortProviderName(available[0]?.name ?? '')}</div>;
+    }
+    const current = currentProvider();
+    return (
+      <Select
+        data-testid="provider-select"
+        className="provider-select"
+        value={current.domain ?? undefined}
+        placeholder={t('sidebar.chooseProvider')}
+        options={available.map((p) => ({ value: p.domain, label: shortProviderName(p.name), title: p.name }))}
+        onChange={(domain: string) => {
+          void api(changeProvider, { domain })
+            .then((chosen) => {
+              sessionStore.chooseProvider({
+                id: chosen.providerId,
+                name: chosen.providerName,
+                domain,
+                available: true,
+              });
+              void queryClient.invalidateQueries();
+            })
+            .catch(onError);
+        }}
+        style={{ width: '100%' }}
+      />
+    );
+  }
+  if (info.providerName) return <div className="provider-name">{shortProviderName(info.providerName)}</div>;
+  return null;
+};
+
+export const Sidebar = ({ collapsed }: { collapsed: boolean }) => {
+  const { t } = useTranslation();
+  const access = useAccess();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
+  const tree = access ? buildMenuTree(menuRoutes(access)) : [];
+  const openKeys = tree.filter((n) => n.children?.some((c) => c.path === location.pathname)).map((n) => n.key);
+  return (
+    <div className="sidebar" data-testid="sidebar">
+      <div className="sidebar-logo" onClick={() => void navigate('/')}>
+        {platform.data?.logoUrl && <img src={platform.data.logoUrl} alt="" width={32} height={32} />}
+        {!collapsed && (
+          <Typography.Text strong className="sidebar-platform" data-testid="platform-name">
+            {platform.data?.platformName ?? t('app.name')}
+          </Typography.Text>
+        )}
+      </div>
+      {!collapsed && (
+        <div className="sidebar-provider">
+          <ProviderSwitch />
+        </div>
+      )}
+      <Menu
+        mode="inline"
+        theme="dark"
+        selectedKeys={[location.pathname]}
+        defaultOpenKeys={openKeys}
+        items={toItems(tree, t)}
+        data-testid="menu"
+      />
+      {!collapsed && (
+        <div className="sidebar-version">
+          <VersionLabel />
+        </div>
+      )}
+    </div>
+  );
+};

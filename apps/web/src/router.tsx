@@ -1,0 +1,34 @@
+import { Spin } from 'antd';
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { NoPermissionPage, NotFoundPage } from './features/errors/ErrorPages.tsx';
+import { consolePages } from './pages.tsx';
+import { Guard } from './shared/routing/Guard.tsx';
+
+const LoginPage = lazy(() => import('./features/login/LoginPage.tsx'));
+const AppLayout = lazy(() => import('./layout/AppLayout.tsx').then((m) => ({ default: m.AppLayout })));
+const RedirectPage = lazy(() => import('./features/redirect/RedirectPage.tsx'));
+
+const suspense = (node: React.ReactNode) => <Suspense fallback={<Spin fullscreen />}>{node}</Suspense>;
+
+export const routes: RouteObject[] = [
+  {
+    element: <Guard />,
+    children: [
+      { path: '/login', element: suspense(<LoginPage />) },
+      { path: '/404', element: <NotFoundPage /> },
+      { path: '/noPermission', element: <NoPermissionPage /> },
+      {
+        element: suspense(<AppLayout />),
+        children: [
+          ...consolePages.map(({ route, Page }) => ({ path: route.path, element: suspense(<Page />) })),
+          { path: '/redirect/*', element: suspense(<RedirectPage />) },
+        ],
+      },
+      // The guard redirects '/' and unknown paths to the landing page before this renders.
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,57 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { StorageKey, storage } from '../storage.ts';
+import enUS from './locales/en-US.json';
+
+export const UI_LANGUAGES = ['zh-CN', 'en-US', 'ko', 'ja', 'de', 'cs', 'it', 'fr'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+
+/** Languages the navbar dialog offers: Chinese only, plus four when the abroad flag is set (spec). */
+export const dialogLanguages = (abroad: boolean): UiLanguage[] =>
+  abroad ? ['zh-CN', 'en-US', 'cs', 'it', 'ko'] : ['zh-CN'];
+
+export const normaliseLanguage = (value: string | null | undefined): UiLanguage => {
+  if (!value) return 'zh-CN';
+  const lower = value.toLowerCase();
+  return (
+    UI_LANGUAGES.find((l) => l.toLowerCase() === lower) ??
+    UI_LANGUAGES.find((l) => l.toLowerCase().split('-')[0] === lower.split('-')[0]) ??
+    'zh-CN'
+  );
+};
+
+export const storedLanguage = (): UiLanguage => normaliseLanguage(storage.get(StorageKey.language));
+
+type Messages = Record<string, string>;
+/** Each language is its own chunk; English is bundled as the fallback. */
+const loaders: Record<UiLanguage, () => Promise<Messages>> = {
+  'zh-CN': () => import('./locales/zh-CN.json').then((m) => m.default),
+  'en-US': async () => enUS,
+  ko: () => import('./locales/ko.json').then((m) => m.default),
+  ja: () => import('./locales/ja.json').then((m) => m.default),
+  de: () => import('./locales/de.json').then((m) => m.default),
+  cs: () => import('./locales/cs.json').then((m) => m.default),
+  it: () => import('./locales/it.json').then((m) => m.default),
+  fr: () => import('./locales/fr.json').then((m) => m.default),
+};
+
+export const initI18n = async (language: UiLanguage = storedLanguage()) => {
+  const messages = await loaders[language]();
+  await i18next.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: 'en-US',
+    resources: { [language]: { translation: messages }, 'en-US': { translation: enUS } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  document.documentElement.lang = language;
+  return i18next;
+};
+
+/** Stores the language and reloads, as the spec's language dialog does. */
+export const switchLanguage = (language: UiLanguage) => {
+  storage.set(StorageKey.language, language);
+  window.location.reload();
+};
+
+export { i18next };

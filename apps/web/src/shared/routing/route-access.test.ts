@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { allowedRoutes, decideNavigation, landingFor, type AccessContext } from './route-access.ts';
+
+const ctx = (over: Partial<AccessContext>): AccessContext => ({
+  role: 'TWO_ROLE',
+  providerRole: 'TWO_ROLE',
+  abroad: false,
+  providerList: [{ id: 2, name: 'Home', domain: 'p2', available: true }],
+  chosenProviderName: null,
+  ...over,
+});
+
+describe('navigation guard', () => {
+  it('without a token only public pages open; others go to login with the full path', () => {
+    for (const path of ['/login', '/404', '/noPermission']) {
+      expect(decideNavigation({ path, search: '', token: null, access: null, from: null })).toEqual({ kind: 'allow' });
+    }
+    expect(
+      decideNavigation({ path: '/settings/platSet', search: '?a=1', token: null, access: null, from: null }),
+    ).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fsettings%2FplatSet%3Fa%3D1',
+    });
+  });
+
+  it('with a token but no role loads the session info', () => {
+    expect(decideNavigation({ path: '/', search: '', token: 't', access: null, from: null })).toEqual({
+      kind: 'loadInfo',
+    });
+  });
+
+  it('sends / and unknown paths to the landing page, forbidden pages to /noPermission (or / from login)', () => {
+    const access = ctx({});
+    expect(decideNavigation({ path: '/', search: '', token: 't', access, from: null })).toEqual({
+      kind: 'redirect',
+      to: '/realMonitor/index',
+    });
+    expect(decideNavigation({ path: '/no/such', search: '', token: 't', access, from: null })).toEqual({
+      kind: 'redirect',
+      to: '/realMonitor/index',
+    });
+    expect(
+      decideNavigation({ path: '/deviceManage/hardSoftUpload', search: '', token: 't', access, from: '/x' }),
+    ).toEqual({
+      kind: 'redirect',
+      to: '/noPermission',
+    });
+    expect(
+      decideNavigation({ path: '/deviceManage/hardSoftUpload', search: '', token: 't', access, from: '/login' }),
+    ).toEqual({ kind: 'redirect', to: '/' });
+  });
+});
+
+describe('route filtering', () => {
+  it('hides overseas screens unless the abroad flag is set', () => {
+    const names = (abroad: boolean) => allowedRoutes(ctx({ abroad })).map((r) => r.name);
+    expect(names(false)).not.toContain('ed719');
+    expect(names(true)).toContain('ed719');
+  });
+
+  it('class 1 without providers loses the care screens and lands on provider management', () => {
+    const one = ctx({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE', providerList: [] });
+    const names = allowedRoutes(one).map((r) => r.name);
+    for (const n of [
+      'RealTime',
+      'alarm',
+      'SleepReport',
+      'PeopleManage',
+      'BunkManage',
+      'nurseManage',
+      'remindsetting',
+      'statisticsMult',
+    ]) {
+      expect(names).not.toContain(n);
+    }
+    expect(landingFor(one)).toBe('/permission/providermanager');
+  });
+
+  it('statisticsMult also needs a chosen provider for class 1', () => {
+    const one = ctx({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE' });
+    expect(allowedRoutes(one).map((r) => r.name)).not.toContain('statisticsMult');
+    expect(allowedRoutes({ ...one, chosenProviderName: 'Home' }).map((r) => r.name)).toContain('statisticsMult');
+  });
+});

@@ -1,0 +1,89 @@
+import {
+  CONSOLE_ROUTES,
+  landingPathFor,
+  type ConsoleRoute,
+  type ProviderOption,
+  type ProviderRole,
+  type Role,
+} from '@vigil/contract';
+
+export interface AccessContext {
+  role: Role;
+  providerRole: ProviderRole | null;
+  abroad: boolean;
+  providerList: readonly ProviderOption[];
+  chosenProviderName: string | null;
+}
+
+/** A class 1 provider account, or a sub-account of one: the spec's provider-list rules apply. */
+export const isClassOne = (ctx: Pick<AccessContext, 'role' | 'providerRole'>): boolean =>
+  ctx.role === 'ONE_ROLE' || (ctx.role === 'SUB_ROLE' && ctx.providerRole === 'ONE_ROLE');
+
+/** Routes the session may open (spec document 1, sections 2 and 6). */
+export const allowedRoutes = (ctx: AccessContext): ConsoleRoute[] =>
+  CONSOLE_ROUTES.filter((route) => {
+    if (!route.roles.includes(ctx.role)) return false;
+    if (route.overseas && !ctx.abroad) return false;
+    if (isClassOne(ctx)) {
+      if (route.needsProviderList && ctx.providerList.length === 0) return false;
+      if (route.needsChosenProvider && !ctx.chosenProviderName) return false;
+    }
+    return true;
+  });
+
+/** Menu entries: allowed and not hidden. */
+export const menuRoutes = (ctx: AccessContext): ConsoleRoute[] => allowedRoutes(ctx).filter((r) => !r.hidden);
+
+const matches = (pattern: string, path: string): boolean => {
+  const p = pattern.split('/');
+  const a = path.split('/');
+  return p.length === a.length && p.every((seg, i) => seg.startsWith(':') || seg === a[i]);
+};
+
+export const routeForPath = (path: string): ConsoleRoute | undefined =>
+  CONSOLE_ROUTES.find((r) => matches(r.path, path));
+
+export const landingFor = (ctx: AccessContext): string => {
+  const landing = landingPathFor(
+    ctx.role,
+    ctx.providerList.some((p) => p.available),
+  );
+  // The landing page may be filtered (e.g. overseas-only): fall back to the first permitted menu.
+  const allowed = allowedRoutes(ctx);
+  if (allowed.some((r) => matches(r.path, landing))) return landing;
+  return menuRoutes(ctx)[0]?.path ?? '/noPermission';
+};
+
+export const PUBLIC_PATHS = ['/login', '/404', '/noPermission'];
+
+export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'loadInfo' };
+
+export interface GuardInput {
+  path: string;
+  search: string;
+  token: string | null;
+  /** Session data with a role, or null when only a token is stored. */
+  access: AccessContext | null;
+  /** Where the navigation comes from (the previous path), if any. */
+  from: string | null;
+}
+
+/** The navigation guard of spec document 1, section 4, as a pure decision. */
+export const decideNavigation = ({ path, search, token, access, from }: GuardInput): GuardDecision => {
+  if (!token) {
+    if (PUBLIC_PATHS.includes(path)) return { kind: 'allow' };
+    return { kind: 'redirect', to: `/login?redirect=${encodeURIComponent(path + search)}` };
+  }
+  if (path === '/login') {
+    // A fast-login link replaces whatever session the browser had.
+    if (new URLSearchParams(search).has('secretPassword')) return { kind: 'allow' };
+    return { kind: 'redirect', to: '/' };
+  }
+  if (!access) return { kind: 'loadInfo' };
+  if (PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/')) return { kind: 'allow' };
+  if (path === '/') return { kind: 'redirect', to: landingFor(access) };
+  const route = routeForPath(path);
+  if (!route) return { kind: 'redirect', to: landingFor(access) };
+  if (allowedRoutes(access).includes(route)) return { kind: 'allow' };
+  return { kind: 'redirect', to: from === '/login' ? '/' : '/noPermission' };
+};

@@ -1,0 +1,86 @@
+import type { LoginResult, ProviderOption, SessionInfo } from '@vigil/contract';
+import { useSyncExternalStore } from 'react';
+import { StorageKey, storage } from '../storage.ts';
+
+export interface SessionState {
+  token: string | null;
+  info: SessionInfo | null;
+  fastLogin: boolean;
+}
+
+const SESSION_KEYS = [
+  StorageKey.token,
+  StorageKey.user,
+  StorageKey.userId,
+  StorageKey.domain,
+  StorageKey.userRole,
+  StorageKey.providerId,
+  StorageKey.providerName,
+  StorageKey.providerList,
+  StorageKey.providerRole,
+  StorageKey.curProviderId,
+  StorageKey.curProviderName,
+  StorageKey.curDomain,
+  StorageKey.fastLogin,
+] as const;
+
+const read = (): SessionState => ({
+  token: storage.get(StorageKey.token),
+  info: storage.getJson<SessionInfo>(StorageKey.user),
+  fastLogin: storage.get(StorageKey.fastLogin) === 'true',
+});
+
+let state = read();
+const listeners = new Set<() => void>();
+const emit = () => {
+  state = read();
+  for (const l of listeners) l();
+};
+
+/** The console session, mirrored into the spec's storage keys so other tabs and reloads see it. */
+export const sessionStore = {
+  get: (): SessionState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  signIn(result: LoginResult, fastLogin = false): void {
+    const { token, ...info } = result;
+    storage.set(StorageKey.token, token);
+    sessionStore.setInfo(info);
+    storage.set(StorageKey.fastLogin, fastLogin ? 'true' : null);
+    const firstAvailable = info.providerList.find((p) => p.available);
+    if (firstAvailable && !storage.get(StorageKey.curProviderId)) sessionStore.chooseProvider(firstAvailable);
+    emit();
+  },
+  setInfo(info: SessionInfo): void {
+    storage.setJson(StorageKey.user, info);
+    storage.set(StorageKey.userId, info.userId);
+    storage.set(StorageKey.domain, info.domain);
+    storage.set(StorageKey.userRole, info.role);
+    storage.set(StorageKey.providerId, info.providerId);
+    storage.set(StorageKey.providerName, info.providerName);
+    storage.setJson(StorageKey.providerList, info.providerList);
+    storage.set(StorageKey.providerRole, info.providerRole);
+    emit();
+  },
+  chooseProvider(provider: ProviderOption): void {
+    storage.set(StorageKey.curProviderId, provider.id);
+    storage.set(StorageKey.curProviderName, provider.name);
+    storage.set(StorageKey.curDomain, provider.domain);
+    emit();
+  },
+  /** Drops the token and everything derived from it; keeps language and remembered account. */
+  reset(): void {
+    for (const key of SESSION_KEYS) storage.remove(key);
+    emit();
+  },
+};
+
+export const useSession = (): SessionState => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+
+export const currentProvider = (): { id: string | null; name: string | null; domain: string | null } => ({
+  id: storage.get(StorageKey.curProviderId),
+  name: storage.get(StorageKey.curProviderName),
+  domain: storage.get(StorageKey.curDomain),
+});

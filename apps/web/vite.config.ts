@@ -1,0 +1,26 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = `http://localhost:${process.env.VIGIL_API_PORT ?? '8080'}`;
+/** API prefixes proxied by `npm run dev`; the console's own routes stay with Vite. */
+const apiPrefixes = ['/admin', '/provider', '/account', '/system', '/docs', '/healthz', '/readyz', '/metrics'];
+
+export default defineConfig({
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.1.0'),
+    __APP_BUILD__: JSON.stringify(new Date().toISOString().slice(0, 16)),
+  },
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    sourcemap: false,
+    target: 'es2022',
+  },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: api, changeOrigin: true }])),
+  },
+});
