@@ -16,10 +16,17 @@ const queryClient = new QueryClient({
 });
 const router = createRouter();
 
+/** Ant Design's own font stack has no CJK face; headless browsers have none either, so the bundled Noto fonts come first. */
+const FONT_FAMILY =
+  "-apple-system, 'Segoe UI', Roboto, 'Noto Sans SC', 'Noto Sans JP', 'Noto Sans KR', 'Helvetica Neue', Arial, sans-serif";
+
 export const App = ({ locale }: { locale: Locale }) => (
   <ConfigProvider
     locale={locale}
-    theme={{ token: { colorPrimary: '#1f6feb' }, components: { Layout: { siderBg: '#001529' } } }}
+    theme={{
+      token: { colorPrimary: '#1f6feb', fontFamily: FONT_FAMILY },
+      components: { Layout: { siderBg: '#001529' } },
+    }}
   >
     <AntApp>
       <QueryClientProvider client={queryClient}>

@@ -43,7 +43,8 @@ export const registerConsole = async (app: FastifyInstance, options: ConsoleOpti
   await app.register(fastifyStatic, {
     root: CONSOLE_DIST,
     prefix: '/',
-    wildcard: false,
+    // Files are looked up per request: a console built after start (first run) is served too.
+    wildcard: true,
     index: false,
     // Hashed assets never change; index.html must always be fresh so new builds are seen.
     setHeaders: (res, file) => {
