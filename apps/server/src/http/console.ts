@@ -46,6 +46,7 @@ export const registerConsole = async (app: FastifyInstance, options: ConsoleOpti
     // Files are looked up per request: a console built after start (first run) is served too.
     wildcard: true,
     index: false,
+    cacheControl: false,
     // Hashed assets never change; index.html must always be fresh so new builds are seen.
     setHeaders: (res, file) => {
       res.setHeader(
