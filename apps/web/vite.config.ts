@@ -18,6 +18,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 2000,
     sourcemap: false,
     target: 'es2022',
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -1,12 +1,15 @@
 import { Spin } from 'antd';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { NoPermissionPage, NotFoundPage } from './features/errors/ErrorPages.tsx';
 import { consolePages } from './pages.tsx';
 import { Guard } from './shared/routing/Guard.tsx';
 
 const LoginPage = lazy(() => import('./features/login/LoginPage.tsx'));
 const AppLayout = lazy(() => import('./layout/AppLayout.tsx').then((m) => ({ default: m.AppLayout })));
+const NotFoundPage = lazy(() => import('./features/errors/ErrorPages.tsx').then((m) => ({ default: m.NotFoundPage })));
+const NoPermissionPage = lazy(() =>
+  import('./features/errors/ErrorPages.tsx').then((m) => ({ default: m.NoPermissionPage })),
+);
 const RedirectPage = lazy(() => import('./features/redirect/RedirectPage.tsx'));
 
 const suspense = (node: React.ReactNode) => <Suspense fallback={<Spin fullscreen />}>{node}</Suspense>;
@@ -16,8 +19,8 @@ export const routes: RouteObject[] = [
     element: <Guard />,
     children: [
       { path: '/login', element: suspense(<LoginPage />) },
-      { path: '/404', element: <NotFoundPage /> },
-      { path: '/noPermission', element: <NoPermissionPage /> },
+      { path: '/404', element: suspense(<NotFoundPage />) },
+      { path: '/noPermission', element: suspense(<NoPermissionPage />) },
       {
         element: suspense(<AppLayout />),
         children: [
@@ -26,7 +29,7 @@ export const routes: RouteObject[] = [
         ],
       },
       // The guard redirects '/' and unknown paths to the landing page before this renders.
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', element: suspense(<NotFoundPage />) },
     ],
   },
 ];
