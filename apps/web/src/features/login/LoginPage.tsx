@@ -19,7 +19,7 @@ interface LoginFields {
 
 /** Where to go after login: the redirect query when it is a console path, else the role's landing page. */
 export const afterLoginPath = (redirect: string | null, result: Pick<LoginResult, 'landingPath'>): string =>
-  redirect && redirect.startsWith('/') && !redirect.startsWith('//') && !redirect.startsWith('/login')
+  redirect && /^\/(?![/\\])/.test(redirect) && !redirect.startsWith('/login')
     ? redirect
     : result.landingPath;
 
