@@ -19,9 +19,7 @@ interface LoginFields {
 
 /** Where to go after login: the redirect query when it is a console path, else the role's landing page. */
 export const afterLoginPath = (redirect: string | null, result: Pick<LoginResult, 'landingPath'>): string =>
-  redirect && /^\/(?![/\\])/.test(redirect) && !redirect.startsWith('/login')
-    ? redirect
-    : result.landingPath;
+  redirect && /^\/(?![/\\])/.test(redirect) && !redirect.startsWith('/login') ? redirect : result.landingPath;
 
 export const LoginPage = () => {
   const { t } = useTranslation();

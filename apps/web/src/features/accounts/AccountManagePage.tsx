@@ -1,0 +1,297 @@
+import {
+  CREATABLE_ROLES,
+  insertAccount,
+  operateAccount,
+  queryAccountList,
+  queryProviderList,
+  type Account,
+  type Role,
+} from '@vigil/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api } from '../../shared/api/client.ts';
+import { useSession } from '../../shared/session/session-store.ts';
+import { useApiError } from '../../shared/ui/useApiError.ts';
+
+interface AccountFields {
+  userName: string;
+  nickName: string;
+  role?: Role;
+  permissionType: 0 | 1;
+  providerIds?: number[];
+  remark?: string;
+}
+
+const LOGIN_ACCOUNT_PATTERN = /^[A-Za-z0-9]{6,64}$/;
+/** Roles allowed to call queryProviderList. */
+const PROVIDER_LISTERS: readonly Role[] = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'];
+
+const AccountManagePage = () => {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const onError = useApiError();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const role = session.info?.role;
+  const creatable = role ? (CREATABLE_ROLES[role] ?? []) : [];
+  const canListProviders = role ? PROVIDER_LISTERS.includes(role) : false;
+  const [params, setParams] = useSearchParams();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [editing, setEditing] = useState<Account | 'new' | null>(null);
+  const [form] = Form.useForm<AccountFields>();
+  const permissionType = Form.useWatch('permissionType', form);
+
+  const list = useQuery({
+    queryKey: ['accounts', keyword, page],
+    queryFn: () => api(queryAccountList, { ...page, keyWord: keyword || undefined }),
+  });
+  const providers = useQuery({
+    queryKey: ['providers', 'all-options'],
+    queryFn: () => api(queryProviderList, { pageNum: 1, pageSize: 1000 }),
+    enabled: canListProviders && editing !== null && permissionType === 1,
+  });
+
+  useEffect(() => {
+    if (params.get('action') === 'create') {
+      setEditing('new');
+      const next = new URLSearchParams(params);
+      next.delete('action');
+      setParams(next, { replace: true });
+    }
+  }, [params, setParams]);
+
+  useEffect(() => {
+    if (editing === null) return;
+    form.resetFields();
+    if (editing === 'new') form.setFieldsValue({ permissionType: 0 });
+    else
+      form.setFieldsValue({
+        userName: editing.userName,
+        nickName: editing.nickName,
+        role: editing.role,
+        permissionType: editing.permissionType === 1 ? 1 : 0,
+        providerIds: editing.providerIds,
+        remark: editing.remark ?? undefined,
+      });
+  }, [editing, form]);
+
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: ['accounts'] });
+  const showPassword = (password: string | null | undefined) => {
+    if (!password) return;
+    modal.info({
+      title: t('accounts.initialPassword', { password }),
+      content: <Typography.Text copyable>{password}</Typography.Text>,
+    });
+  };
+
+  const save = useMutation({
+    mutationFn: async (values: AccountFields) => {
+      const providerIds = values.permissionType === 1 ? (values.providerIds ?? []) : [];
+      const remark = values.remark?.trim() ? values.remark.trim() : undefined;
+      if (editing && editing !== 'new') {
+        await api(operateAccount, {
+          id: editing.id,
+          type: 'edit',
+          nickName: values.nickName.trim(),
+          permissionType: values.permissionType,
+          providerIds,
+          remark: remark ?? null,
+        });
+        return null;
+      }
+      return api(insertAccount, {
+        userName: values.userName.trim(),
+        nickName: values.nickName.trim(),
+        role: values.role as Role,
+        rsa: false,
+        permissionType: values.permissionType,
+        providerIds,
+        remark,
+      });
+    },
+    onSuccess: (result) => {
+      setEditing(null);
+      void message.success(t('platSet.saved'));
+      void invalidate();
+      showPassword(result?.initialPassword);
+    },
+    onError,
+  });
+
+  const operate = useMutation({
+    mutationFn: (input: { id: number; type: 'enable' | 'disable' | 'resetPassword' }) => api(operateAccount, input),
+    onSuccess: (result) => {
+      void invalidate();
+      showPassword(result?.initialPassword);
+    },
+    onError,
+  });
+
+  const columns: ColumnsType<Account> = [
+    { title: t('accounts.userName'), dataIndex: 'userName' },
+    { title: t('accounts.nickName'), dataIndex: 'nickName' },
+    { title: t('accounts.role'), dataIndex: 'role', render: (r: Role) => t(`role.${r}`) },
+    { title: t('accounts.provider'), dataIndex: 'providerName' },
+    {
+      title: t('common.status'),
+      dataIndex: 'enabled',
+      render: (enabled: boolean) => (
+        <Tag color={enabled ? 'green' : 'default'}>{t(enabled ? 'common.enabled' : 'common.disabled')}</Tag>
+      ),
+    },
+    { title: t('accounts.lastLogin'), dataIndex: 'lastLoginTime' },
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      render: (_, row) => (
+        <Space size="small" wrap>
+          <Button type="link" size="small" onClick={() => setEditing(row)}>
+            {t('common.edit')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => {
+              if (row.enabled) {
+                modal.confirm({
+                  title: t('common.confirm'),
+                  content: t('accounts.disableConfirm', { name: row.userName }),
+                  onOk: () => operate.mutateAsync({ id: row.id, type: 'disable' }),
+                });
+              } else operate.mutate({ id: row.id, type: 'enable' });
+            }}
+          >
+            {t(row.enabled ? 'common.disable' : 'common.enable')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() =>
+              modal.confirm({
+                title: t('accounts.resetPassword'),
+                content: t('accounts.resetConfirm', { name: row.userName }),
+                onOk: () => operate.mutateAsync({ id: row.id, type: 'resetPassword' }),
+              })
+            }
+          >
+            {t('accounts.resetPassword')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const creating = editing === 'new';
+  const editRow = editing !== null && editing !== 'new' ? editing : null;
+  return (
+    <div>
+      <Typography.Title level={4}>{t('accounts.title')}</Typography.Title>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          data-testid="account-search"
+          allowClear
+          placeholder={t('common.keyword')}
+          enterButton={t('common.search')}
+          onSearch={(value) => {
+            setKeyword(value.trim());
+            setPage((p) => ({ ...p, pageNum: 1 }));
+          }}
+        />
+        {creatable.length > 0 && (
+          <Button type="primary" data-testid="account-create" onClick={() => setEditing('new')}>
+            {t('accounts.create')}
+          </Button>
+        )}
+      </Space>
+      <Table<Account>
+        data-testid="account-table"
+        rowKey="id"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.rows ?? []}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+      <Modal
+        open={editing !== null}
+        title={t(creating ? 'accounts.create' : 'accounts.edit')}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={save.isPending}
+        onOk={() => form.submit()}
+        onCancel={() => setEditing(null)}
+        forceRender
+      >
+        <Form<AccountFields>
+          form={form}
+          layout="vertical"
+          data-testid="account-form"
+          initialValues={{ permissionType: 0 }}
+          onFinish={(values) => save.mutate(values)}
+        >
+          <Form.Item
+            name="userName"
+            label={t('accounts.userName')}
+            extra={creating ? t('providers.accountRule') : undefined}
+            rules={[
+              { required: true, message: t('common.required') },
+              { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') },
+            ]}
+          >
+            <Input maxLength={64} disabled={!creating} autoComplete="off" />
+          </Form.Item>
+          <Form.Item
+            name="nickName"
+            label={t('accounts.nickName')}
+            rules={[{ required: true, whitespace: true, max: 64, message: t('common.required') }]}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item name="role" label={t('accounts.role')} rules={[{ required: true, message: t('common.required') }]}>
+            <Select
+              disabled={!creating}
+              options={(creating ? creatable : editRow ? [editRow.role] : []).map((r) => ({
+                value: r,
+                label: t(`role.${r}`),
+              }))}
+            />
+          </Form.Item>
+          <Form.Item name="permissionType" label={t('accounts.dataPermission')}>
+            <Radio.Group>
+              <Radio value={0}>{t('accounts.permissionAll')}</Radio>
+              <Radio value={1}>{t('accounts.permissionSelected')}</Radio>
+            </Radio.Group>
+          </Form.Item>
+          {permissionType === 1 && canListProviders && (
+            <Form.Item name="providerIds" label={t('accounts.providers')}>
+              <Select
+                mode="multiple"
+                allowClear
+                optionFilterProp="label"
+                loading={providers.isFetching}
+                options={(providers.data?.rows ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              />
+            </Form.Item>
+          )}
+          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 200 }]}>
+            <Input.TextArea maxLength={200} showCount rows={3} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+};
+
+export default AccountManagePage;

@@ -1,0 +1,314 @@
+import {
+  deleteProvider,
+  insertProvider,
+  isPlatformRole,
+  operateProvider,
+  queryProviderList,
+  restProviderPwd,
+  type Provider,
+} from '@vigil/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api } from '../../shared/api/client.ts';
+import { encryptPassword } from '../../shared/api/rsa.ts';
+import { useSession } from '../../shared/session/session-store.ts';
+import { useApiError } from '../../shared/ui/useApiError.ts';
+
+interface ProviderFields {
+  name: string;
+  number?: string;
+  userName: string;
+  passWord?: string;
+  parentId?: number;
+  platformName?: string;
+  remark?: string;
+}
+
+const LOGIN_ACCOUNT_PATTERN = /^[A-Za-z0-9]{6,64}$/;
+
+const blankToUndefined = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+
+const ProviderManagePage = () => {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const onError = useApiError();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const platform = session.info ? isPlatformRole(session.info.role) : false;
+  const [params, setParams] = useSearchParams();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [editing, setEditing] = useState<Provider | 'new' | null>(null);
+  const [form] = Form.useForm<ProviderFields>();
+
+  const list = useQuery({
+    queryKey: ['providers', keyword, page],
+    queryFn: () => api(queryProviderList, { ...page, keyWord: keyword || undefined }),
+  });
+  const parents = useQuery({
+    queryKey: ['providers', 'class1'],
+    queryFn: () => api(queryProviderList, { providerClass: 1, pageNum: 1, pageSize: 1000 }),
+    enabled: platform && editing === 'new',
+  });
+
+  useEffect(() => {
+    if (params.get('action') === 'create') {
+      setEditing('new');
+      const next = new URLSearchParams(params);
+      next.delete('action');
+      setParams(next, { replace: true });
+    }
+  }, [params, setParams]);
+
+  useEffect(() => {
+    if (editing === null) return;
+    form.resetFields();
+    if (editing !== 'new') {
+      form.setFieldsValue({
+        name: editing.name,
+        number: editing.number,
+        userName: editing.userName ?? '',
+        platformName: editing.platformName ?? undefined,
+        remark: editing.remark ?? undefined,
+      });
+    }
+  }, [editing, form]);
+
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: ['providers'] });
+  const showPassword = (password: string | null | undefined) => {
+    if (!password) return;
+    modal.info({
+      title: t('providers.initialPassword', { password }),
+      content: <Typography.Text copyable>{password}</Typography.Text>,
+    });
+  };
+
+  const save = useMutation({
+    mutationFn: async (values: ProviderFields) => {
+      if (editing && editing !== 'new') {
+        await api(operateProvider, {
+          id: editing.id,
+          type: 'edit',
+          name: values.name.trim(),
+          number: blankToUndefined(values.number),
+          platformName: blankToUndefined(values.platformName) ?? null,
+          remark: blankToUndefined(values.remark) ?? null,
+        });
+        return null;
+      }
+      const password = values.passWord ? await encryptPassword(values.passWord) : undefined;
+      return api(insertProvider, {
+        name: values.name.trim(),
+        number: blankToUndefined(values.number),
+        userName: values.userName.trim(),
+        passWord: password,
+        rsa: Boolean(password),
+        parentId: values.parentId,
+        platformName: blankToUndefined(values.platformName),
+        remark: blankToUndefined(values.remark),
+      });
+    },
+    onSuccess: (result) => {
+      setEditing(null);
+      void message.success(t('platSet.saved'));
+      void invalidate();
+      showPassword(result?.initialPassword);
+    },
+    onError,
+  });
+
+  const operate = useMutation({
+    mutationFn: (input: { id: number; type: 'enable' | 'disable' }) => api(operateProvider, input),
+    onSuccess: () => void invalidate(),
+    onError,
+  });
+  const reset = useMutation({
+    mutationFn: (id: number) => api(restProviderPwd, { id }),
+    onSuccess: (result) => showPassword(result.initialPassword),
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => api(deleteProvider, { id }),
+    onSuccess: () => void invalidate(),
+    onError,
+  });
+
+  const columns: ColumnsType<Provider> = [
+    { title: t('providers.name'), dataIndex: 'name' },
+    { title: t('providers.number'), dataIndex: 'number' },
+    { title: t('providers.userName'), dataIndex: 'userName' },
+    {
+      title: t('providers.class'),
+      dataIndex: 'providerClass',
+      render: (c: 1 | 2) => t(c === 1 ? 'providers.class1' : 'providers.class2'),
+    },
+    { title: t('providers.parent'), dataIndex: 'parentName' },
+    {
+      title: t('common.status'),
+      dataIndex: 'enabled',
+      render: (enabled: boolean) => (
+        <Tag color={enabled ? 'green' : 'default'}>{t(enabled ? 'common.enabled' : 'common.disabled')}</Tag>
+      ),
+    },
+    { title: t('common.createTime'), dataIndex: 'createTime' },
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      render: (_, row) => (
+        <Space size="small" wrap>
+          <Button type="link" size="small" onClick={() => setEditing(row)}>
+            {t('common.edit')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => {
+              if (row.enabled) {
+                modal.confirm({
+                  title: t('common.confirm'),
+                  content: t('providers.disableConfirm', { name: row.name }),
+                  onOk: () => operate.mutateAsync({ id: row.id, type: 'disable' }),
+                });
+              } else operate.mutate({ id: row.id, type: 'enable' });
+            }}
+          >
+            {t(row.enabled ? 'common.disable' : 'common.enable')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() =>
+              modal.confirm({
+                title: t('providers.resetPassword'),
+                content: t('providers.resetConfirm', { name: row.name }),
+                onOk: () => reset.mutateAsync(row.id),
+              })
+            }
+          >
+            {t('providers.resetPassword')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            danger
+            onClick={() =>
+              modal.confirm({
+                title: t('common.delete'),
+                content: t('providers.deleteConfirm', { name: row.name }),
+                okButtonProps: { danger: true },
+                onOk: () => remove.mutateAsync(row.id),
+              })
+            }
+          >
+            {t('common.delete')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const creating = editing === 'new';
+  return (
+    <div>
+      <Typography.Title level={4}>{t('providers.title')}</Typography.Title>
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          data-testid="provider-search"
+          allowClear
+          placeholder={t('common.keyword')}
+          enterButton={t('common.search')}
+          onSearch={(value) => {
+            setKeyword(value.trim());
+            setPage((p) => ({ ...p, pageNum: 1 }));
+          }}
+        />
+        <Button type="primary" data-testid="provider-create" onClick={() => setEditing('new')}>
+          {t('providers.create')}
+        </Button>
+      </Space>
+      <Table<Provider>
+        data-testid="provider-table"
+        rowKey="id"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.rows ?? []}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+      <Modal
+        open={editing !== null}
+        title={t(creating ? 'providers.create' : 'providers.edit')}
+        okText={t('common.save')}
+        cancelText={t('common.cancel')}
+        confirmLoading={save.isPending}
+        onOk={() => form.submit()}
+        onCancel={() => setEditing(null)}
+        forceRender
+      >
+        <Form<ProviderFields>
+          form={form}
+          layout="vertical"
+          data-testid="provider-form"
+          onFinish={(values) => save.mutate(values)}
+        >
+          <Form.Item
+            name="name"
+            label={t('providers.name')}
+            rules={[{ required: true, whitespace: true, max: 64, message: t('common.required') }]}
+          >
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item name="number" label={t('providers.number')} rules={[{ pattern: /^[A-Za-z0-9-]{1,32}$/ }]}>
+            <Input maxLength={32} />
+          </Form.Item>
+          <Form.Item
+            name="userName"
+            label={t('providers.userName')}
+            extra={t('providers.accountRule')}
+            rules={[
+              { required: true, message: t('common.required') },
+              { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') },
+            ]}
+          >
+            <Input maxLength={64} disabled={!creating} autoComplete="off" />
+          </Form.Item>
+          {creating && (
+            <Form.Item name="passWord" label={t('providers.password')} extra={t('providers.passwordHint')}>
+              <Input.Password maxLength={64} autoComplete="new-password" />
+            </Form.Item>
+          )}
+          {creating && platform && (
+            <Form.Item name="parentId" label={t('providers.parent')}>
+              <Select
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                loading={parents.isFetching}
+                options={(parents.data?.rows ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              />
+            </Form.Item>
+          )}
+          <Form.Item name="platformName" label={t('providers.platformName')} rules={[{ max: 20 }]}>
+            <Input maxLength={20} showCount />
+          </Form.Item>
+          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 200 }]}>
+            <Input.TextArea maxLength={200} showCount rows={3} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </div>
+  );
+};
+
+export default ProviderManagePage;
