@@ -4,7 +4,6 @@ import type { Locale } from 'antd/es/locale';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './shared/api/client.ts';
 import { createRouter } from './router.tsx';
-import { CONSTANTS } from '@vigil/contract';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -35,5 +34,3 @@ export const App = ({ locale }: { locale: Locale }) => (
     </AntApp>
   </ConfigProvider>
 );
-
-export const SIDEBAR_WIDTH = CONSTANTS.sidebarWidthPx;

@@ -71,9 +71,7 @@ export class ProviderService {
 
   async present(row: ProviderRow, tx: Executor = this.db) {
     const parent = row.parentId === null ? undefined : await this.repo.findById(tx, row.parentId);
-    return {
-      ...this.presentRow(row, await this.repo.loginAccountName(tx, row.id), parent?.name ?? null),
-    };
+    return this.presentRow(row, await this.repo.loginAccountName(tx, row.id), parent?.name ?? null);
   }
 
   presentRow(row: ProviderRow, userName: string | null, parentName: string | null) {

@@ -1,13 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App as AntApp } from 'antd';
-import i18next from 'i18next';
+import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
 import type { SessionInfo } from '@vigil/contract';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../shared/i18n/locales/en-US.json';
 
 // The API client captures fetch when it is created, so the mock must exist before any import.
 const fetchMock = vi.hoisted(() => {
@@ -44,24 +40,12 @@ const fetchMock = vi.hoisted(() => {
 import { sessionStore } from '../../shared/session/session-store.ts';
 import AccountManagePage from './AccountManagePage.tsx';
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { translation: en } },
-    interpolation: { escapeValue: false },
-  });
+  i18n = await englishI18n();
 });
 
-const wrap = (node: ReactNode, path = '/') => (
-  <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-    <I18nextProvider i18n={i18n}>
-      <AntApp>
-        <MemoryRouter initialEntries={[path]}>{node}</MemoryRouter>
-      </AntApp>
-    </I18nextProvider>
-  </QueryClientProvider>
-);
+const wrap = (node: ReactNode, path = '/') => inTestShell(i18n, node, path);
 
 describe('AccountManagePage', () => {
   beforeEach(() => {

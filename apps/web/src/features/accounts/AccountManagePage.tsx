@@ -8,13 +8,14 @@ import {
   type Role,
 } from '@vigil/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
+import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 
 interface AccountFields {
@@ -32,7 +33,7 @@ const PROVIDER_LISTERS: readonly Role[] = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINES
 
 const AccountManagePage = () => {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { message } = App.useApp();
   const onError = useApiError();
   const queryClient = useQueryClient();
   const session = useSession();
@@ -81,13 +82,7 @@ const AccountManagePage = () => {
   }, [editing, form]);
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: ['accounts'] });
-  const showPassword = (password: string | null | undefined) => {
-    if (!password) return;
-    modal.info({
-      title: t('accounts.initialPassword', { password }),
-      content: <Typography.Text copyable>{password}</Typography.Text>,
-    });
-  };
+  const showPassword = useShowInitialPassword('accounts.initialPassword');
 
   const save = useMutation({
     mutationFn: async (values: AccountFields) => {
@@ -140,9 +135,7 @@ const AccountManagePage = () => {
     {
       title: t('common.status'),
       dataIndex: 'enabled',
-      render: (enabled: boolean) => (
-        <Tag color={enabled ? 'green' : 'default'}>{t(enabled ? 'common.enabled' : 'common.disabled')}</Tag>
-      ),
+      render: (enabled: boolean) => <EnabledTag enabled={enabled} />,
     },
     { title: t('accounts.lastLogin'), dataIndex: 'lastLoginTime' },
     {
@@ -153,34 +146,17 @@ const AccountManagePage = () => {
           <Button type="link" size="small" onClick={() => setEditing(row)}>
             {t('common.edit')}
           </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => {
-              if (row.enabled) {
-                modal.confirm({
-                  title: t('common.confirm'),
-                  content: t('accounts.disableConfirm', { name: row.userName }),
-                  onOk: () => operate.mutateAsync({ id: row.id, type: 'disable' }),
-                });
-              } else operate.mutate({ id: row.id, type: 'enable' });
-            }}
-          >
-            {t(row.enabled ? 'common.disable' : 'common.enable')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() =>
-              modal.confirm({
-                title: t('accounts.resetPassword'),
-                content: t('accounts.resetConfirm', { name: row.userName }),
-                onOk: () => operate.mutateAsync({ id: row.id, type: 'resetPassword' }),
-              })
-            }
-          >
-            {t('accounts.resetPassword')}
-          </Button>
+          <EnableToggle
+            enabled={row.enabled}
+            disableConfirm={t('accounts.disableConfirm', { name: row.userName })}
+            onChange={(enable) => operate.mutateAsync({ id: row.id, type: enable ? 'enable' : 'disable' })}
+          />
+          <ConfirmLink
+            label={t('accounts.resetPassword')}
+            title={t('accounts.resetPassword')}
+            content={t('accounts.resetConfirm', { name: row.userName })}
+            onOk={() => operate.mutateAsync({ id: row.id, type: 'resetPassword' })}
+          />
         </Space>
       ),
     },

@@ -8,7 +8,7 @@ import {
   type Provider,
 } from '@vigil/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { encryptPassword } from '../../shared/api/rsa.ts';
 import { useSession } from '../../shared/session/session-store.ts';
+import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 
 interface ProviderFields {
@@ -34,7 +35,7 @@ const blankToUndefined = (value: string | undefined) => (value?.trim() ? value.t
 
 const ProviderManagePage = () => {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { message } = App.useApp();
   const onError = useApiError();
   const queryClient = useQueryClient();
   const session = useSession();
@@ -79,13 +80,7 @@ const ProviderManagePage = () => {
   }, [editing, form]);
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: ['providers'] });
-  const showPassword = (password: string | null | undefined) => {
-    if (!password) return;
-    modal.info({
-      title: t('providers.initialPassword', { password }),
-      content: <Typography.Text copyable>{password}</Typography.Text>,
-    });
-  };
+  const showPassword = useShowInitialPassword('providers.initialPassword');
 
   const save = useMutation({
     mutationFn: async (values: ProviderFields) => {
@@ -150,9 +145,7 @@ const ProviderManagePage = () => {
     {
       title: t('common.status'),
       dataIndex: 'enabled',
-      render: (enabled: boolean) => (
-        <Tag color={enabled ? 'green' : 'default'}>{t(enabled ? 'common.enabled' : 'common.disabled')}</Tag>
-      ),
+      render: (enabled: boolean) => <EnabledTag enabled={enabled} />,
     },
     { title: t('common.createTime'), dataIndex: 'createTime' },
     {
@@ -163,49 +156,24 @@ const ProviderManagePage = () => {
           <Button type="link" size="small" onClick={() => setEditing(row)}>
             {t('common.edit')}
           </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => {
-              if (row.enabled) {
-                modal.confirm({
-                  title: t('common.confirm'),
-                  content: t('providers.disableConfirm', { name: row.name }),
-                  onOk: () => operate.mutateAsync({ id: row.id, type: 'disable' }),
-                });
-              } else operate.mutate({ id: row.id, type: 'enable' });
-            }}
-          >
-            {t(row.enabled ? 'common.disable' : 'common.enable')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() =>
-              modal.confirm({
-                title: t('providers.resetPassword'),
-                content: t('providers.resetConfirm', { name: row.name }),
-                onOk: () => reset.mutateAsync(row.id),
-              })
-            }
-          >
-            {t('providers.resetPassword')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
+          <EnableToggle
+            enabled={row.enabled}
+            disableConfirm={t('providers.disableConfirm', { name: row.name })}
+            onChange={(enable) => operate.mutateAsync({ id: row.id, type: enable ? 'enable' : 'disable' })}
+          />
+          <ConfirmLink
+            label={t('providers.resetPassword')}
+            title={t('providers.resetPassword')}
+            content={t('providers.resetConfirm', { name: row.name })}
+            onOk={() => reset.mutateAsync(row.id)}
+          />
+          <ConfirmLink
             danger
-            onClick={() =>
-              modal.confirm({
-                title: t('common.delete'),
-                content: t('providers.deleteConfirm', { name: row.name }),
-                okButtonProps: { danger: true },
-                onOk: () => remove.mutateAsync(row.id),
-              })
-            }
-          >
-            {t('common.delete')}
-          </Button>
+            label={t('common.delete')}
+            title={t('common.delete')}
+            content={t('providers.deleteConfirm', { name: row.name })}
+            onOk={() => remove.mutateAsync(row.id)}
+          />
         </Space>
       ),
     },

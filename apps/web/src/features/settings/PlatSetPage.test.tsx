@@ -1,12 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { App as AntApp } from 'antd';
-import i18next from 'i18next';
+import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import en from '../../shared/i18n/locales/en-US.json';
 
 // The API client captures fetch when it is created, so the mock must exist before any import.
 const fetchMock = vi.hoisted(() => {
@@ -24,24 +20,12 @@ const fetchMock = vi.hoisted(() => {
 
 import PlatSetPage from './PlatSetPage.tsx';
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { translation: en } },
-    interpolation: { escapeValue: false },
-  });
+  i18n = await englishI18n();
 });
 
-const wrap = (node: ReactNode) => (
-  <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-    <I18nextProvider i18n={i18n}>
-      <AntApp>
-        <MemoryRouter>{node}</MemoryRouter>
-      </AntApp>
-    </I18nextProvider>
-  </QueryClientProvider>
-);
+const wrap = (node: ReactNode) => inTestShell(i18n, node);
 
 describe('PlatSetPage', () => {
   it('shows the current platform name', async () => {

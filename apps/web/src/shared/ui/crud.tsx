@@ -1,0 +1,77 @@
+import { App, Button, Tag, Typography } from 'antd';
+import { useCallback, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Enabled/disabled tag of a list row. */
+export const EnabledTag = ({ enabled }: { enabled: boolean }) => {
+  const { t } = useTranslation();
+  return <Tag color={enabled ? 'green' : 'default'}>{t(enabled ? 'common.enabled' : 'common.disabled')}</Tag>;
+};
+
+/** Shows a generated password once, copyable, under a translated title taking {{password}}. */
+export const useShowInitialPassword = (titleKey: string) => {
+  const { modal } = App.useApp();
+  const { t } = useTranslation();
+  return useCallback(
+    (password: string | null | undefined) => {
+      if (!password) return;
+      modal.info({
+        title: t(titleKey, { password }),
+        content: <Typography.Text copyable>{password}</Typography.Text>,
+      });
+    },
+    [modal, t, titleKey],
+  );
+};
+
+/** A row action that asks first; `onOk` may return a promise to keep the dialog busy. */
+export const ConfirmLink = (props: {
+  label: ReactNode;
+  title: ReactNode;
+  content: ReactNode;
+  onOk: () => unknown;
+  danger?: boolean;
+}) => {
+  const { modal } = App.useApp();
+  return (
+    <Button
+      type="link"
+      size="small"
+      danger={props.danger}
+      onClick={() =>
+        modal.confirm({
+          title: props.title,
+          content: props.content,
+          onOk: props.onOk,
+          okButtonProps: { danger: props.danger },
+        })
+      }
+    >
+      {props.label}
+    </Button>
+  );
+};
+
+/** Enable at once, disable after a confirmation naming what stops working. */
+export const EnableToggle = (props: {
+  enabled: boolean;
+  disableConfirm: ReactNode;
+  onChange: (enable: boolean) => unknown;
+}) => {
+  const { t } = useTranslation();
+  if (props.enabled) {
+    return (
+      <ConfirmLink
+        label={t('common.disable')}
+        title={t('common.confirm')}
+        content={props.disableConfirm}
+        onOk={() => props.onChange(false)}
+      />
+    );
+  }
+  return (
+    <Button type="link" size="small" onClick={() => void Promise.resolve(props.onChange(true)).catch(() => undefined)}>
+      {t('common.enable')}
+    </Button>
+  );
+};
