@@ -19,5 +19,15 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'scripts/**', 'bench/**', '**/migrate-cli.ts'],
     rules: { 'no-console': 'off' },
   },
+  {
+    files: ['apps/web/**/*.ts', 'apps/web/**/*.tsx'],
+    rules: {
+      // The root entry pulls zod's schemas into the console bundle (decision 0007).
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@vigil/contract', message: 'Import @vigil/contract/browser in the console.' }] },
+      ],
+    },
+  },
   prettier,
 );

@@ -2,13 +2,18 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENDPOINTS_PATH, renderEndpoints } from './endpoints.ts';
 import { OPENAPI_PATH, renderOpenApi } from './openapi.ts';
 
 const serverDir = new URL('../apps/server/', import.meta.url).pathname;
 
 describe('generated artefacts are committed and current', () => {
-  it('docs/openapi.json matches the call catalogue (run `npm run openapi`)', () => {
+  it('docs/openapi.json matches the call catalogue (run `npm run generate`)', () => {
     expect(fs.readFileSync(OPENAPI_PATH, 'utf8')).toBe(renderOpenApi());
+  });
+
+  it('the browser endpoints match the call catalogue (run `npm run generate`)', async () => {
+    expect(fs.readFileSync(ENDPOINTS_PATH, 'utf8')).toBe(await renderEndpoints());
   });
 
   it('migrations match the table definitions (run `npm run db:generate`)', () => {

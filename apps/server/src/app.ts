@@ -22,8 +22,15 @@ import { LoginThrottle } from './modules/auth/login-throttle.ts';
 import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { SessionStore } from './modules/auth/session.store.ts';
+import { deviceHandlers } from './modules/devices/device.routes.ts';
+import { buildDeviceServices } from './modules/devices/devices.module.ts';
+import { buildFacility } from './modules/facility/facility.ts';
+import { facilityHandlers } from './modules/facility/facility.routes.ts';
 import { providerHandlers } from './modules/providers/provider.routes.ts';
+import { residentHandlers } from './modules/residents/resident.routes.ts';
+import { ResidentService } from './modules/residents/resident.service.ts';
 import { ProviderService } from './modules/providers/provider.service.ts';
+import { buildCare, careHandlers } from './modules/caregivers/care.ts';
 import { SettingsService } from './modules/system/settings.service.ts';
 import { systemHandlers } from './modules/system/system.routes.ts';
 import { SystemService } from './modules/system/system.service.ts';
@@ -60,7 +67,25 @@ export const buildServices = (deps: AppDeps) => {
   const throttle = new LoginThrottle(config.loginRateLimitPerMinute, clock);
   const auth = new AuthService(clock, accounts, providers, store, sessions, rsa, audit, throttle, config.ssoSecret);
   const system = new SystemService(db, clock, settings, providers, audit);
-  return { audit, settings, store, accounts, providers, sessions, rsa, auth, system };
+  const facility = buildFacility(db, clock, audit, providers);
+  const residents = new ResidentService(db, clock, audit, facility.occupancy);
+  const care = buildCare(db, clock, audit, accounts, providers);
+  const devices = buildDeviceServices({ db, clock, config, audit, providers });
+  return {
+    audit,
+    settings,
+    store,
+    accounts,
+    providers,
+    sessions,
+    rsa,
+    auth,
+    system,
+    residents,
+    care,
+    facility,
+    devices,
+  };
 };
 export type Services = ReturnType<typeof buildServices>;
 
@@ -97,6 +122,10 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     ...accountHandlers(services.accounts, services.rsa),
     ...systemHandlers(services.system),
     ...auditHandlers(services.audit),
+    ...careHandlers(services.care),
+    ...residentHandlers(services.residents),
+    ...facilityHandlers(services.facility.places, services.facility.view, services.facility.occupancy),
+    ...deviceHandlers(services.devices),
   };
   // Before the routes: each route keeps the error handler in force when it is added (body parse errors).
   app.setErrorHandler((error, request, reply) => {

@@ -43,7 +43,20 @@ const EnvSchema = z.object({
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   NATS_URL: optionalUrl(['nats', 'tls']),
+  // Operator (telecom) IoT platform for NB-IoT / 4G devices; unset turns device sync off.
+  TELECOM_API_URL: optionalUrl(['http', 'https']),
+  TELECOM_APP_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(8, 'must be at least 8 characters').max(512).optional(),
+  ),
+  TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 });
+
+/** Rules between variables, checked on the raw environment so they are reported with the others. */
+const crossProblems = (env: NodeJS.ProcessEnv): string[] =>
+  env.TELECOM_API_URL?.trim() && !env.TELECOM_APP_KEY?.trim()
+    ? ['  TELECOM_APP_KEY: required when TELECOM_API_URL is set']
+    : [];
 
 export interface Config {
   port: number;
@@ -61,6 +74,8 @@ export interface Config {
   mqttUrl: string | undefined;
   redisUrl: string | undefined;
   natsUrl: string | undefined;
+  /** Operator IoT platform; undefined when TELECOM_API_URL is unset. */
+  telecom: { url: string; appKey: string; timeoutMs: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -70,8 +85,9 @@ export class ConfigError extends Error {
 /** Reads and validates the environment; every problem is named in one error. */
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const cross = crossProblems(env);
+  if (!parsed.success || cross.length) {
+    const lines = [...(parsed.error?.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`) ?? []), ...cross];
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -91,5 +107,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttUrl: e.MQTT_URL,
     redisUrl: e.REDIS_URL,
     natsUrl: e.NATS_URL,
+    telecom:
+      e.TELECOM_API_URL && e.TELECOM_APP_KEY
+        ? { url: e.TELECOM_API_URL, appKey: e.TELECOM_APP_KEY, timeoutMs: e.TELECOM_TIMEOUT_MS }
+        : undefined,
   };
 };

@@ -1,6 +1,5 @@
-import { CONSOLE_ROUTES } from '@vigil/contract';
+import { CONSOLE_ROUTES } from '@vigil/contract/browser';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { PlaceholderPage } from './features/placeholder/PlaceholderPage.tsx';
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -10,6 +9,9 @@ const BUILT: Record<string, Page> = {
   accountmanager: lazy(() => import('./features/accounts/AccountManagePage.tsx')),
   platSet: lazy(() => import('./features/settings/PlatSetPage.tsx')),
 };
+
+// Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.
+const PlaceholderPage = lazy(() => import('./features/placeholder/PlaceholderPage.tsx'));
 
 export const pageFor = (name: string): ComponentType => BUILT[name] ?? (() => <PlaceholderPage name={name} />);
 

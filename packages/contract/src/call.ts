@@ -24,7 +24,26 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   tag: string;
   /** Inner 100/101 on this call make the client drop its session. */
   loginSensitive?: boolean;
+  /** Types only, never present at run time: lets an Endpoint carry the call's types without its schemas. */
+  readonly types?: { request: z.input<Req>; result: z.output<Res> };
 }
+
+/**
+ * What a client needs of a call at run time. Browsers import endpoints (generated into
+ * endpoints.generated.ts) rather than calls so zod's schemas stay out of the console bundle.
+ * A CallDef is itself an Endpoint, so server-side tests can pass calls directly.
+ */
+export interface Endpoint<Req = unknown, Res = unknown> {
+  method: CallDef['method'];
+  path: string;
+  input: CallInput;
+  produces?: 'json' | 'binary';
+  loginSensitive?: boolean;
+  readonly types?: { request: Req; result: Res };
+}
+export type EndpointOf<C extends CallDef> = Endpoint<CallRequest<C>, CallResult<C>>;
+export type EndpointRequest<E extends Endpoint> = E extends Endpoint<infer Q, unknown> ? Q : never;
+export type EndpointResult<E extends Endpoint> = E extends Endpoint<unknown, infer R> ? R : never;
 
 export const defineCall = <Req extends z.ZodType, Res extends z.ZodType>(def: CallDef<Req, Res>): CallDef<Req, Res> =>
   def;
@@ -45,4 +64,6 @@ export interface BinaryBody {
   contentType: string;
   bytes: Uint8Array;
   filename?: string;
+  /** Content-addressed public files (logos) may be cached; anything else, such as exports of tenant data, never is. */
+  immutable?: boolean;
 }

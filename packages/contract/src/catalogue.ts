@@ -9,6 +9,10 @@ import {
   queryProviderList,
   restProviderPwd,
 } from './calls/provider.ts';
+import { caregiverCalls } from './calls/caregivers.ts';
+import { deviceCalls } from './calls/devices.ts';
+import { facilityCalls } from './calls/facility.ts';
+import { residentCalls } from './calls/residents.ts';
 import { getFile, getPlatformName, postPlatformName, queryAuditLog, uploadLogo } from './calls/system.ts';
 
 /** Every call of the API, declared once. The server cannot serve a route missing here. */
@@ -34,6 +38,10 @@ export const calls = {
   uploadLogo,
   getFile,
   queryAuditLog,
+  ...facilityCalls,
+  ...residentCalls,
+  ...deviceCalls,
+  ...caregiverCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

@@ -1,4 +1,4 @@
-import type { CallDef, CallRequest, CallResult } from './call.ts';
+import type { Endpoint, EndpointRequest, EndpointResult } from './call.ts';
 import type { Envelope } from './envelope.ts';
 import { Status } from './status.ts';
 
@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     readonly msgKey: string | undefined,
     readonly httpStatus: number,
+    /** Details of the failure when the server sends them (e.g. `{ problems }` of a refused import). */
+    readonly data: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,13 +31,31 @@ const toQuery = (input: Record<string, unknown>): string => {
   return s ? `?${s}` : '';
 };
 
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  contentType: string;
+  filename: string | null;
+}
+
+/** The file name of a Content-Disposition header, preferring the UTF-8 form (RFC 6266). */
+export const filenameOf = (header: string | null): string | null => {
+  if (!header) return null;
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (utf8?.[1]) {
+    try {
+      return decodeURIComponent(utf8[1]);
+    } catch {
+      return null;
+    }
+  }
+  return /filename="?([^";]+)"?/i.exec(header)?.[1] ?? null;
+};
+
 /** Typed client over the call catalogue: the only way apps reach the API. */
 export const createClient = (options: ClientOptions) => {
   const doFetch = options.fetch ?? fetch;
-  const envelope = async <C extends CallDef>(
-    call: C,
-    input: CallRequest<C> | FormData,
-  ): Promise<Envelope<CallResult<C>>> => {
+  /** The HTTP request of a call: token and language headers, input in the query or body as the call says. */
+  const send = async <E extends Endpoint>(call: E, input: EndpointRequest<E> | FormData): Promise<Response> => {
     const headers: Record<string, string> = {};
     const token = options.getToken?.();
     if (token) headers['X-Token'] = token;
@@ -54,15 +74,53 @@ export const createClient = (options: ClientOptions) => {
     }
     const res = await doFetch(url, { method: call.method, headers, body });
     if (res.status === 401) throw new ApiError(Status.SESSION_INVALID, 'unauthorized', 'session.required', 401);
-    return (await res.json()) as Envelope<CallResult<C>>;
+    return res;
   };
+  const envelope = async <E extends Endpoint>(
+    call: E,
+    input: EndpointRequest<E> | FormData,
+  ): Promise<Envelope<EndpointResult<E>>> => (await (await send(call, input)).json()) as Envelope<EndpointResult<E>>;
+  const failure = (env: Envelope<unknown>) => new ApiError(env.status, env.msg, env.msgKey, 200, env.data);
   return {
     envelope,
     /** Resolves with `data` on inner status 200, rejects with ApiError otherwise. */
-    async call<C extends CallDef>(call: C, input: CallRequest<C> | FormData): Promise<CallResult<C>> {
+    async call<E extends Endpoint>(call: E, input: EndpointRequest<E> | FormData): Promise<EndpointResult<E>> {
       const env = await envelope(call, input);
-      if (env.status !== Status.OK) throw new ApiError(env.status, env.msg, env.msgKey, 200);
-      return env.data as CallResult<C>;
+      if (env.status !== Status.OK) throw failure(env);
+      return env.data as EndpointResult<E>;
+    },
+    /**
+     * A binary call (export, template): the file's bytes, reporting progress while they arrive
+     * when the server gives a length. A JSON answer is a refusal and rejects with ApiError.
+     */
+    async download<E extends Endpoint>(
+      call: E,
+      input: EndpointRequest<E>,
+      onProgress?: (received: number, total: number | null) => void,
+    ): Promise<DownloadedFile> {
+      const res = await send(call, input);
+      const contentType = res.headers.get('Content-Type') ?? 'application/octet-stream';
+      if (contentType.startsWith('application/json')) throw failure((await res.json()) as Envelope<unknown>);
+      const length = Number(res.headers.get('Content-Length')) || null;
+      const chunks: Uint8Array[] = [];
+      let received = 0;
+      const reader = res.body?.getReader();
+      if (reader) {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(value);
+          received += value.length;
+          onProgress?.(received, length);
+        }
+      }
+      const bytes = new Uint8Array(received);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      return { bytes, contentType, filename: filenameOf(res.headers.get('Content-Disposition')) };
     },
   };
 };

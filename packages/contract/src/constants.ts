@@ -39,6 +39,7 @@ export const CONSTANTS = {
   maxSubDevicesPerGateway: 50,
   maxCarersPerResident: 100,
   remarkMaxLength: 200,
+  spreadsheetImport: { maxBytes: 10 * 1024 * 1024, maxRows: 20_000, extensions: ['.xls', '.xlsx'] },
   updateNotesMaxLength: 500,
   loginAccountMinLength: 6,
   loginAccountMaxLength: 64,

@@ -15,4 +15,8 @@ export * from './calls/provider.ts';
 export * from './calls/account.ts';
 export * from './calls/system.ts';
 export * from './calls/common.ts';
+export * from './calls/facility.ts';
+export * from './calls/residents.ts';
+export * from './calls/devices.ts';
+export * from './calls/caregivers.ts';
 export * from './password-rules.ts';

@@ -31,7 +31,9 @@ export interface IssueMessage {
 /** Turns the first zod issue into a message key naming the field, e.g. "userName is required". */
 export const describeIssue = (lang: Language, issue: z.core.$ZodIssue, input: unknown): IssueMessage => {
   const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
-  const label = issue.path.length ? fieldLabel(lang, String(issue.path[issue.path.length - 1])) : field;
+  // An item of a list (path …, 'residentIds', 3) is named by its list.
+  const named = [...issue.path].reverse().find((p) => typeof p === 'string');
+  const label = named === undefined ? field : fieldLabel(lang, named);
   const params: MessageParams = { field: label };
   const value = valueAt(input, issue.path);
   if (isMessageKey(issue.message)) return { key: issue.message, params, field };

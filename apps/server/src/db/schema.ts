@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  date,
   boolean,
   customType,
   foreignKey,
@@ -158,3 +159,319 @@ export const files = pgTable('stored_file', {
   uploadedBy: integer('uploaded_by'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------
+// Facility model (issue 4). Every row belongs to one provider (tenant).
+
+/** Areas/buildings (parent null) and the floors/units inside them (parent = the area). */
+export const areas = pgTable(
+  'area',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    parentId: integer('parent_id'),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'area_parent_fk', columns: [t.parentId], foreignColumns: [t.id] }),
+    uniqueIndex('area_name_unique').on(t.providerId, sql`coalesce(${t.parentId}, 0)`, sql`lower(${t.name})`),
+    index('area_parent_idx').on(t.parentId),
+  ],
+);
+
+export const rooms = pgTable(
+  'room',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    /** The floor/unit (an area row with a parent). */
+    floorId: integer('floor_id')
+      .notNull()
+      .references(() => areas.id),
+    name: text('name').notNull(),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('room_name_unique').on(t.floorId, sql`lower(${t.name})`),
+    index('room_provider_idx').on(t.providerId),
+  ],
+);
+
+/** A bed holds at most one device and one resident (unique links, moved atomically). */
+export const beds = pgTable(
+  'bed',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
+    name: text('name').notNull(),
+    /** sponge | spring | latex */
+    mattress: text('mattress').notNull().default('sponge'),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    residentId: integer('resident_id').references(() => residents.id, { onDelete: 'set null' }),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bed_name_unique').on(t.roomId, sql`lower(${t.name})`),
+    uniqueIndex('bed_device_unique').on(t.deviceId),
+    uniqueIndex('bed_resident_unique').on(t.residentId),
+    index('bed_provider_idx').on(t.providerId),
+  ],
+);
+
+export const communities = pgTable(
+  'community',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    name: text('name').notNull(),
+    address: text('address'),
+    contact: text('contact'),
+    phone: text('phone'),
+    sleepConfig: jsonb('sleep_config').$type<Record<string, unknown>>(),
+    alarmConfig: jsonb('alarm_config').$type<Record<string, unknown>>(),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('community_name_unique').on(t.providerId, sql`lower(${t.name})`)],
+);
+
+/**
+ * Lifecycle: registered → checkedIn (bed assigned) → checkedOut (bed emptied, data kept)
+ * → loggedOff (address link cleared, data kept) → checkedIn again.
+ */
+export const residents = pgTable(
+  'resident',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    name: text('name').notNull(),
+    /** 0 male, 1 female */
+    gender: smallint('gender').notNull(),
+    birthDate: date('birth_date', { mode: 'string' }),
+    height: smallint('height'),
+    weight: smallint('weight'),
+    /** hypertension, hyperlipaemia, hyperglycaemia, alzheimer, paralyze, stroke, others */
+    medicalHistory: jsonb('medical_history').$type<string[]>().notNull().default([]),
+    otherHistory: text('other_history'),
+    remark: text('remark'),
+    priority: boolean('priority').notNull().default(false),
+    state: text('state').notNull().default('registered'),
+    /** The address link (room) kept after check-out, cleared by log-off. */
+    roomId: integer('room_id').references(() => rooms.id),
+    communityId: integer('community_id').references(() => communities.id),
+    admittedAt: ts('admitted_at'),
+    checkedOutAt: ts('checked_out_at'),
+    loggedOffAt: ts('logged_off_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('resident_provider_idx').on(t.providerId, t.state),
+    index('resident_name_idx').on(t.providerId, sql`lower(${t.name})`),
+  ],
+);
+
+export const emergencyContacts = pgTable(
+  'emergency_contact',
+  {
+    id: serial('id').primaryKey(),
+    residentId: integer('resident_id')
+      .notNull()
+      .references(() => residents.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    /** child | friend | relative */
+    relation: text('relation').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('emergency_contact_resident_idx').on(t.residentId), index('emergency_contact_phone_idx').on(t.phone)],
+);
+
+/** Temporary absences (/user/transient): the resident is away, bed-leaving alarms pause. */
+export const residentAbsences = pgTable(
+  'resident_absence',
+  {
+    id: serial('id').primaryKey(),
+    residentId: integer('resident_id')
+      .notNull()
+      .references(() => residents.id, { onDelete: 'cascade' }),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at'),
+    reason: text('reason'),
+    createdBy: integer('created_by'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('resident_absence_resident_idx').on(t.residentId, t.startsAt)],
+);
+
+/** Caregivers (nursing staff); each has an app login account (role CARER). */
+export const caregivers = pgTable(
+  'caregiver',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    accountId: integer('account_id').references(() => accounts.id),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    job: text('job'),
+    /** normal | lead */
+    level: text('level').notNull().default('normal'),
+    enabled: boolean('enabled').notNull().default(true),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('caregiver_phone_unique').on(t.providerId, t.phone),
+    uniqueIndex('caregiver_account_unique').on(t.accountId),
+  ],
+);
+
+/** Carers linked to a resident (at most 100 per resident, and per caregiver). */
+export const residentCaregivers = pgTable(
+  'resident_caregiver',
+  {
+    residentId: integer('resident_id')
+      .notNull()
+      .references(() => residents.id, { onDelete: 'cascade' }),
+    caregiverId: integer('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.residentId, t.caregiverId] }),
+    index('resident_caregiver_caregiver_idx').on(t.caregiverId),
+  ],
+);
+
+/** The device registry (stock): IDs of manufactured devices, loaded by administrators. */
+export const deviceStock = pgTable(
+  'device_stock',
+  {
+    id: serial('id').primaryKey(),
+    /** Plaintext device ID: digits, letters and '-', stored upper-case. */
+    deviceId: text('device_id').notNull(),
+    cipherId: text('cipher_id'),
+    typeCode: integer('type_code').notNull(),
+    model: text('model'),
+    imei: text('imei'),
+    imei4g: text('imei_4g'),
+    iccid: text('iccid'),
+    firmwareType: text('firmware_type'),
+    batch: text('batch'),
+    importedBy: integer('imported_by').references(() => accounts.id),
+    importedAt: ts('imported_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('device_stock_device_id').on(t.deviceId), uniqueIndex('device_stock_cipher_id').on(t.cipherId)],
+);
+
+/** A registry device added by a provider, with its live state. */
+export const devices = pgTable(
+  'device',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    stockId: integer('stock_id')
+      .notNull()
+      .references(() => deviceStock.id),
+    deviceId: text('device_id').notNull(),
+    typeCode: integer('type_code').notNull(),
+    name: text('name'),
+    /** wifi | nb-iot | 4g | zigbee | lora | ble | ethernet */
+    commMode: text('comm_mode'),
+    online: boolean('online').notNull().default(false),
+    lastSeenAt: ts('last_seen_at'),
+    firmwareVersion: text('firmware_version'),
+    hardwareVersion: text('hardware_version'),
+    signal: smallint('signal'),
+    battery: smallint('battery'),
+    installed: boolean('installed').notNull().default(false),
+    paired: boolean('paired').notNull().default(false),
+    sensorInitialised: boolean('sensor_initialised').notNull().default(false),
+    sensitivity: smallint('sensitivity'),
+    reportInterval: smallint('report_interval'),
+    algMode: smallint('alg_mode'),
+    uploadData: boolean('upload_data').notNull().default(false),
+    /** The gateway host a sub-device is paired with. */
+    gatewayId: integer('gateway_id'),
+    /** Operator IoT platform registration (NB-IoT / 4G devices). */
+    thirdPartyId: text('third_party_id'),
+    thirdPartySyncedAt: ts('third_party_synced_at'),
+    /** The operator's last word on the device: online | offline | unknown. */
+    thirdPartyStatus: text('third_party_status'),
+    remark: text('remark'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'device_gateway_fk', columns: [t.gatewayId], foreignColumns: [t.id] }).onDelete('set null'),
+    uniqueIndex('device_device_id').on(t.deviceId),
+    uniqueIndex('device_stock_unique').on(t.stockId),
+    index('device_provider_idx').on(t.providerId, t.typeCode),
+    index('device_gateway_idx').on(t.gatewayId),
+  ],
+);
+
+/**
+ * Commands for a device (restart, reporting interval, algorithm mode, sensor initialisation),
+ * kept until the device gateway delivers them: pending → sent → acked (or failed); a newer
+ * command of the same kind supersedes a pending one; deleting the device cancels it.
+ */
+export const deviceCommands = pgTable(
+  'device_command',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    /** Null once the device was deleted (the command is then cancelled). */
+    deviceRowId: integer('device_row_id').references(() => devices.id, { onDelete: 'set null' }),
+    /** Plaintext device ID the command is addressed to. */
+    deviceId: text('device_id').notNull(),
+    /** restart | interval | alg_mode | force_init */
+    command: text('command').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /** pending | sent | acked | failed | superseded | cancelled */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    createdBy: integer('created_by').references(() => accounts.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    ackedAt: ts('acked_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('device_command_pending_idx')
+      .on(t.deviceId, t.createdAt)
+      .where(sql`${t.state} = 'pending'`),
+    index('device_command_device_idx').on(t.deviceRowId),
+    index('device_command_provider_idx').on(t.providerId),
+  ],
+);

@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly params: MessageParams = {},
     /** HTTP status of the answer; 200 except for missing sessions (401) and unknown paths (404). */
     readonly httpStatus = 200,
+    /** Details a client acts on, e.g. every bad row of a refused import. */
+    readonly data: unknown = null,
   ) {
     super(key);
     this.name = 'AppError';

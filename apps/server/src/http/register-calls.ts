@@ -51,10 +51,10 @@ export const languageOf = (request: FastifyRequest): Language => {
   return pickLanguage(Array.isArray(header) ? header[0] : header);
 };
 
-export const envelopeOf = (error: AppError, lang: Language): Envelope<null> => ({
+export const envelopeOf = (error: AppError, lang: Language): Envelope<unknown> => ({
   status: error.status,
   msg: translate(lang, error.key, error.params),
-  data: null,
+  data: error.data,
   msgKey: error.key,
 });
 
@@ -115,9 +115,16 @@ const authorise = async (
 
 const sendBinary = (reply: FastifyReply, body: BinaryBody) => {
   reply.header('Content-Type', body.contentType);
-  reply.header('Cache-Control', 'public, max-age=86400, immutable');
+  reply.header('Cache-Control', body.immutable ? 'public, max-age=86400, immutable' : 'private, no-store');
   reply.header('X-Content-Type-Options', 'nosniff');
-  if (body.filename) reply.header('Content-Disposition', `attachment; filename="${encodeURIComponent(body.filename)}"`);
+  if (body.filename) {
+    // ASCII fallback plus the UTF-8 form (RFC 6266), so Chinese file names survive every browser.
+    const ascii = body.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    reply.header(
+      'Content-Disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(body.filename)}`,
+    );
+  }
   return reply.send(Buffer.from(body.bytes));
 };
 

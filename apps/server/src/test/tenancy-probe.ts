@@ -34,6 +34,11 @@ export interface ProbeRefs {
    * guard, so a foreign id in another field reaches the next check.
    */
   own: { providerId: number; accountId: number; visibleProviderId: number; visibleDomain: string };
+  /**
+   * Tenant rows by kind (resident, caregiver, community, …): the foreign tenant's, and one of the
+   * probing tenant's own (`own`, probed as the harmless value). Each domain seeds its kinds.
+   */
+  objects: Record<string, { foreign: { label: string; id: number | string }[]; own?: number | string }>;
 }
 
 export class ProbeGenerationError extends Error {
@@ -50,8 +55,22 @@ const teach = (call: string, field: string, why: string) =>
 
 type RefKind = 'provider' | 'account';
 
-/** What `id` refers to, by the call's tag. A tag missing here fails the matrix for calls with an `id`. */
-export const ID_KIND_BY_TAG: Record<string, RefKind> = { provider: 'provider', account: 'account' };
+/**
+ * What `id` refers to, by the call's tag: a provider, an account, or a kind of refs.objects.
+ * A tag missing here fails the matrix for calls with an `id`.
+ */
+export const ID_KIND_BY_TAG: Record<string, RefKind | string> = {
+  provider: 'provider',
+  account: 'account',
+  nursing: 'caregiver',
+  community: 'community',
+  family: 'emergencyContact',
+  area: 'area',
+  room: 'room',
+  bunk: 'bed',
+  // By-id resident calls: the own one is checked in, so deleteById never removes it.
+  resident: 'residentById',
+};
 
 /**
  * Fields that reference objects, by name. Any other field named `id`, `…Id` or `…Ids` fails
@@ -64,7 +83,33 @@ export const REFERENCE_FIELDS = {
   providerIds: 'provider-list',
   domain: 'domain',
   userName: 'userName',
+  // 'object:<kind>' is one row of refs.objects[kind], 'objects:<kind>' a list of them.
+  residentId: 'object:resident',
+  residentIds: 'objects:resident',
+  communityId: 'object:community',
+  receiverIds: 'objects:caregiver',
+  // Facility: an area or floor, a floor, a room (by id or exact name), a bed ("bunk"), a resident
+  // ("user") and a bed device by its device ID.
+  areaId: 'object:area',
+  floorId: 'object:floor',
+  roomId: 'object:room',
+  roomName: 'object:roomName',
+  bunkId: 'object:bed',
+  userId: 'object:resident',
+  deviceId: 'object:deviceCode',
+  // Devices: a gateway host (by device ID) and the replacement of a device.
+  hostDeviceId: 'object:gatewayCode',
+  newDeviceId: 'object:deviceCode',
+  // Residents: the carers linked to one.
+  caregiverIds: 'objects:caregiver',
 } as const;
+
+/** Strings of a fixed form that sampleString cannot guess, by field name (fresh on every build). */
+const FIELD_SAMPLES: Record<string, () => string> = {
+  phone: () => `139${String(++counter).padStart(8, '0')}`,
+  sleepTime: () => '22:00',
+  wakeTime: () => '06:30',
+};
 
 /** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */
 const SEARCH_FIELDS = new Set(['keyWord', 'keyword']);
@@ -183,6 +228,9 @@ const sampleString = (node: JsonSchema): (() => string) | undefined => {
   if (node.format === 'uuid') return () => randomUUID();
   if (node.format === 'email') return () => `${freshToken()}@example.com`;
   if (node.format === 'uri' || node.format === 'url') return () => `https://example.com/${freshToken()}`;
+  // Calendar dates (birth dates) in the past; instants an hour ahead (planned absences).
+  if (node.format === 'date') return () => '1950-06-15';
+  if (node.format === 'date-time') return () => new Date(Date.now() + 3_600_000).toISOString();
   if (node.format && !['regex'].includes(node.format)) return undefined;
   const pad = (s: string) => s.padEnd(node.minLength ?? 0, '0');
   const candidates: (() => string)[] = [
@@ -214,6 +262,27 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
   const accountChoices = foreign.accounts.map((a) => fixed(a.label, a.id));
   const rotate = (field: string, choices: Choice[], combine = false) =>
     dims.push({ field, kind: 'rotate', choices, happy: 0, combine });
+  /** The foreign rows of a kind (alone, or in a list beside the caller's own row) and the own row. */
+  const objectChoices = (kind: string, list: boolean): Choice[] => {
+    const objects = refs.objects[kind];
+    if (!objects?.foreign.length) throw teach(name, kind, `no foreign "${kind}" rows seeded (refs.objects)`);
+    const mine = objects.own;
+    if (!list) {
+      return [
+        ...objects.foreign.map((o) => fixed(o.label, o.id)),
+        ...(mine === undefined ? [] : [fixed(`own-${kind}`, mine)]),
+      ];
+    }
+    return [
+      ...objects.foreign.map((o) => fixed(`[${o.label}]`, [o.id])),
+      ...(mine === undefined
+        ? []
+        : [
+            fixed(`[own,${objects.foreign.at(-1)?.label}]`, [mine, objects.foreign.at(-1)?.id]),
+            fixed(`own-[${kind}]`, [mine]),
+          ]),
+    ];
+  };
 
   for (const [field, raw] of Object.entries(root.properties)) {
     const node = unwrapNullable(raw);
@@ -231,7 +300,9 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
           choices =
             kind === 'provider'
               ? [...providerChoices, fixed('own-spare-provider', own.providerId)]
-              : [...accountChoices, fixed('own-spare-account', own.accountId)];
+              : kind === 'account'
+                ? [...accountChoices, fixed('own-spare-account', own.accountId)]
+                : objectChoices(kind, false);
           break;
         }
         case 'provider':
@@ -258,12 +329,17 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
           ];
           break;
         }
-        default:
-          throw teach(name, field, `unknown reference kind ${ref}`);
+        default: {
+          const [form, kind] = ref.split(':');
+          if ((form !== 'object' && form !== 'objects') || !kind) {
+            throw teach(name, field, `unknown reference kind ${ref}`);
+          }
+          choices = objectChoices(kind, form === 'objects');
+        }
       }
       if (!choices.length) throw teach(name, field, 'no foreign object fits the field');
       const all = maybeOmit(choices);
-      const happy = all.findIndex((c) => c === omitted || HAPPY_LABELS.has(c.label));
+      const happy = all.findIndex((c) => c === omitted || HAPPY_LABELS.has(c.label) || c.label.startsWith('own-'));
       dims.push({ field, kind: 'ref', choices: all, happy: Math.max(happy, 0) });
       continue;
     }
@@ -298,7 +374,7 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
           rotate(field, maybeOmit([fixed('password', PROBE_PASSWORD)]));
           break;
         }
-        const make = sampleString(node);
+        const make = FIELD_SAMPLES[field] ?? sampleString(node);
         if (!make) throw teach(name, field, `no sample satisfies ${JSON.stringify(node)}`);
         rotate(field, maybeOmit([{ label: field, make }]));
         break;
@@ -309,10 +385,17 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
         rotate(field, hasDefault ? [fixed(String(value), value)] : maybeOmit([fixed(String(value), value)]));
         break;
       }
-      case 'array':
+      case 'array': {
+        // A non-empty list with a default (e.g. notification modes) is probed with its default.
+        const listDefault = node.default ?? raw.default;
+        if (Array.isArray(listDefault) && listDefault.length) {
+          rotate(field, [fixed(JSON.stringify(listDefault), listDefault)]);
+          break;
+        }
         if ((node.minItems ?? 0) > 0) throw teach(name, field, 'non-empty array of unknown items');
         rotate(field, maybeOmit([fixed('[]', [])]));
         break;
+      }
       case undefined:
         if (call.input === 'multipart' && Object.keys(node).length === 0) {
           rotate(field, maybeOmit([fixed('png', { filename: 'logo.png', mimetype: 'image/png', bytes: samplePng() })]));
@@ -421,14 +504,19 @@ interface TableLinks {
   primaryKey: string[];
   providerColumns: PgColumn[];
   accountColumns: PgColumn[];
+  /**
+   * Links through a parent row that carries the provider (emergency_contact → resident,
+   * resident_caregiver → resident and caregiver): a row belongs to the tenant of its parent.
+   */
+  parentLinks: { column: PgColumn; parent: PgTable; parentKey: PgColumn; parentProvider: PgColumn }[];
 }
 
-/** For every table of the schema, the columns that point at a provider or an account. */
+/** For every table of the schema, the columns that point at a provider or an account (directly or via a parent). */
 export const tableLinks = (): TableLinks[] => {
   const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
   const providerTable = getTableConfig(schema.providers).name;
   const accountTable = getTableConfig(schema.accounts).name;
-  return tables.map((table) => {
+  const links = tables.map((table): TableLinks => {
     const config = getTableConfig(table);
     const fkTarget = new Map<string, string>();
     for (const fk of config.foreignKeys) {
@@ -452,8 +540,22 @@ export const tableLinks = (): TableLinks[] => {
       ...config.columns.filter((c) => c.primary).map((c) => c.name),
       ...config.primaryKeys.flatMap((pk) => pk.columns.map((c) => c.name)),
     ];
-    return { table, name: config.name, primaryKey, providerColumns, accountColumns };
+    return { table, name: config.name, primaryKey, providerColumns, accountColumns, parentLinks: [] };
   });
+  const direct = new Map(links.map((l) => [l.table, l]));
+  for (const link of links) {
+    if (link.name === providerTable || link.name === accountTable) continue;
+    for (const fk of getTableConfig(link.table).foreignKeys) {
+      const ref = fk.reference();
+      const parent = direct.get(ref.foreignTable);
+      const [column] = ref.columns;
+      const [parentKey] = ref.foreignColumns;
+      const parentProvider = parent?.providerColumns.find((c) => PROVIDER_COLUMN.test(c.name));
+      if (!parent || parent === link || !column || !parentKey || !parentProvider || ref.columns.length !== 1) continue;
+      link.parentLinks.push({ column, parent: parent.table, parentKey, parentProvider });
+    }
+  }
+  return links;
 };
 
 /** Per table, each row's JSON by its primary key. */
@@ -473,6 +575,10 @@ export const snapshotRows = async (
     const conditions: SQL[] = [
       ...link.providerColumns.map((c) => inArray(c, [...target.providerIds])),
       ...link.accountColumns.map((c) => inArray(c, [...target.accountIds])),
+      ...link.parentLinks.map(
+        (p) =>
+          sql`${p.column} in (select ${p.parentKey} from ${p.parent} where ${inArray(p.parentProvider, [...target.providerIds])})`,
+      ),
     ];
     if (!conditions.length) throw new Error(`tenancy snapshot: table ${link.name} has no provider or account link`);
     return sql`select ${link.name}::text as t, row_to_json(${link.table})::text as r from ${link.table} where ${or(...conditions)}`;

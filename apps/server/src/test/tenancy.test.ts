@@ -24,6 +24,10 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountProviders, accounts, providers } from '../db/schema.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from './harness.ts';
+import { mergeObjects, seedFacility } from './tenancy-facility.ts';
+import { seedCare } from './tenancy-care.ts';
+import { seedResidents } from './tenancy-residents.ts';
+import { seedDevices } from './tenancy-devices.ts';
 import {
   diffSnapshots,
   findLeak,
@@ -206,6 +210,31 @@ const seed = async (app: TestApp): Promise<World> => {
   await account(admin, 'aPlatSenior', 'SENIOR_ROLE', { permissionType: 1, providerIds: [aGroup.id, aHome.id] });
   await account(admin, 'aPlatSub', 'SUB_ROLE', { permissionType: 1, providerIds: [aGroup.id] });
 
+  // Facility rows of both tenants: areas, floors, rooms, beds, a resident and a bed device.
+  const facilityObjects = await seedFacility(
+    app,
+    { providerId: bHome.id, token: bHomeToken },
+    { providerId: aHome.id, token: aHomeToken },
+  );
+  // Caregivers, communities and relatives' bindings of both tenants (the own member is the facility's own resident).
+  const careObjects = await seedCare(
+    app,
+    { providerId: bHome.id, token: bHomeToken },
+    { providerId: aHome.id, token: aHomeToken, resident: facilityObjects.resident?.own },
+  );
+  // Residents with contacts, carers and an absence (B), a checked-in resident of A for the by-id calls.
+  const residentObjects = await seedResidents(
+    app,
+    {
+      token: bHomeToken,
+      caregiverId: careObjects.caregiver?.foreign[0]?.id,
+      checkedInResident: facilityObjects.resident?.foreign[0]?.id,
+    },
+    { token: aHomeToken },
+  );
+  // Gateway hosts, sub-devices, a sensor with a queued command (B) and a gateway of A's.
+  const deviceObjects = await seedDevices(app, admin, { token: bHomeToken }, { token: aHomeToken });
+
   // Later writes get a later timestamp, so a touched updated_at shows in the snapshot.
   app.clock.advance(1000);
   const foreignProviders = [
@@ -225,6 +254,7 @@ const seed = async (app: TestApp): Promise<World> => {
         visibleProviderId: aHome.id,
         visibleDomain: aHome.domain,
       },
+      objects: mergeObjects(facilityObjects, careObjects, residentObjects, deviceObjects),
     },
     foreignTarget: { providerIds: foreignProviders.map((p) => p.id), accountIds: bAccounts.map((a) => a.id) },
     needles: [MARKER, ...foreignProviders.map((p) => p.domain), bLogo],
@@ -272,7 +302,7 @@ describe.each(dbTargets())('tenancy matrix (%s)', (target) => {
   it('links every table to a provider or an account, or declares it tenant-free', () => {
     const unlinked = tableLinks()
       .filter((t) => !TENANT_FREE_TABLES.has(t.name))
-      .filter((t) => !t.providerColumns.length && !t.accountColumns.length)
+      .filter((t) => !t.providerColumns.length && !t.accountColumns.length && !t.parentLinks.length)
       .map((t) => t.name);
     expect(unlinked, 'tables with no provider_id/account link: add one, or list them in TENANT_FREE_TABLES').toEqual(
       [],
@@ -485,6 +515,23 @@ describe.each(dbTargets())('tenancy matrix (%s)', (target) => {
       expect(findings.filter((f) => f.startsWith('FOREIGN WRITE')).length).toBeGreaterThan(0);
     } finally {
       service.manageable = manageable;
+    }
+  });
+
+  it('matrix self-test: resident calls that forget the caller scope are reported (leak, foreign write)', async () => {
+    const residents = app.services.residents;
+    const { get, update } = residents;
+    const unscoped = <C extends { scope: unknown }>(caller: C): C => ({ ...caller, scope: { all: true } });
+    residents.get = (caller, id) => get.call(residents, unscoped(caller), id);
+    residents.update = (caller, edit, ip) => update.call(residents, unscoped(caller), edit, ip);
+    try {
+      const plans = planned.plans.filter((p) => p.name === 'getResident' || p.name === 'updateResident');
+      const findings = await probe(SUBJECTS[0] as Subject, plans, false);
+      expect(findings.filter((f) => f.startsWith('LEAK') && f.includes('getResident')).length).toBeGreaterThan(0);
+      expect(findings.filter((f) => f.startsWith('FOREIGN WRITE')).length).toBeGreaterThan(0);
+    } finally {
+      residents.get = get;
+      residents.update = update;
     }
   });
 

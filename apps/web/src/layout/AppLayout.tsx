@@ -1,4 +1,4 @@
-import { CONSTANTS, getPlatformName } from '@vigil/contract';
+import { CONSTANTS, getPlatformName } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
 import { Drawer, Layout } from 'antd';
 import { useEffect, useState } from 'react';

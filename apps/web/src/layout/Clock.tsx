@@ -1,4 +1,4 @@
-import { CONSTANTS } from '@vigil/contract';
+import { CONSTANTS } from '@vigil/contract/browser';
 import { useEffect, useState } from 'react';
 import { storedLanguage } from '../shared/i18n/index.ts';
 

@@ -9,7 +9,7 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { adminLogout } from '@vigil/contract';
+import { adminLogout } from '@vigil/contract/browser';
 import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

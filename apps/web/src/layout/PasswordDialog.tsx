@@ -1,4 +1,4 @@
-import { adminLogin, adminUpdatePassword, Status } from '@vigil/contract';
+import { adminLogin, adminUpdatePassword, Status } from '@vigil/contract/browser';
 import { App, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { CONSTANTS, getPlatformName, postPlatformName } from '@vigil/contract';
+import { CONSTANTS, getPlatformName, postPlatformName } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';

@@ -1,4 +1,4 @@
-import { changeProvider, getPlatformName } from '@vigil/contract';
+import { changeProvider, getPlatformName } from '@vigil/contract/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Menu, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { CONSTANTS } from '@vigil/contract';
+import { CONSTANTS } from '@vigil/contract/browser';
 import { Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

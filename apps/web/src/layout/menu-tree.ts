@@ -1,4 +1,4 @@
-import type { ConsoleRoute } from '@vigil/contract';
+import type { ConsoleRoute } from '@vigil/contract/browser';
 
 export interface MenuNode {
   key: string;

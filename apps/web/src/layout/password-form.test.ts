@@ -1,4 +1,4 @@
-import { WEAK_PASSWORDS } from '@vigil/contract';
+import { WEAK_PASSWORDS } from '@vigil/contract/browser';
 import { describe, expect, it } from 'vitest';
 import { passwordFormProblem } from './password-form.ts';
 

@@ -1,4 +1,4 @@
-import { CONSTANTS, passwordProblem } from '@vigil/contract';
+import { CONSTANTS, passwordProblem } from '@vigil/contract/browser';
 
 export interface PasswordFields {
   oldPassword: string;

@@ -1,4 +1,4 @@
-import { CONSTANTS } from '@vigil/contract';
+import { CONSTANTS } from '@vigil/contract/browser';
 
 /** Script sources of an HTML page: a new build changes their hashed names. */
 export const scriptSources = (html: string): string[] =>

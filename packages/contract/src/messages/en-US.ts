@@ -1,3 +1,9 @@
+import { caregiverMessages } from './domains/caregivers.ts';
+import { deviceMessages } from './domains/devices.ts';
+import { facilityMessages } from './domains/facility.ts';
+import { residentMessages } from './domains/residents.ts';
+import { spreadsheetMessages } from './domains/spreadsheet.ts';
+
 /** Server-side message catalogue, English. Keys are shared by every language file. */
 export const enUS = {
   ok: 'Success',
@@ -77,6 +83,11 @@ export const enUS = {
   'expected.boolean': 'true or false',
   'expected.array': 'a list',
   'expected.object': 'an object',
+  ...facilityMessages.en,
+  ...residentMessages.en,
+  ...deviceMessages.en,
+  ...caregiverMessages.en,
+  ...spreadsheetMessages.en,
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -1,4 +1,9 @@
 import type { MessageKey } from './en-US.ts';
+import { caregiverMessages } from './domains/caregivers.ts';
+import { deviceMessages } from './domains/devices.ts';
+import { facilityMessages } from './domains/facility.ts';
+import { residentMessages } from './domains/residents.ts';
+import { spreadsheetMessages } from './domains/spreadsheet.ts';
 
 /** Server-side message catalogue, simplified Chinese. */
 export const zhCN: Record<MessageKey, string> = {
@@ -78,4 +83,9 @@ export const zhCN: Record<MessageKey, string> = {
   'expected.boolean': '是或否',
   'expected.array': '列表',
   'expected.object': '对象',
+  ...facilityMessages.zh,
+  ...residentMessages.zh,
+  ...deviceMessages.zh,
+  ...caregiverMessages.zh,
+  ...spreadsheetMessages.zh,
 };

@@ -129,6 +129,26 @@ export class AccountService {
     return password;
   }
 
+  // --- accounts owned by another module (caregivers' app logins): that module checks the caller ---
+
+  /** Enables or disables an account; disabling ends its sessions at once. */
+  async setEnabled(tx: Executor, id: number, enabled: boolean, reason: string): Promise<void> {
+    await this.repo.update(tx, id, { enabled, updatedAt: this.clock.now() });
+    if (!enabled) await this.sessions.revokeAccounts([id], reason, tx);
+  }
+
+  /** Renames an account's display name (shown after login); the login name never changes. */
+  async setDisplayName(tx: Executor, id: number, displayName: string): Promise<void> {
+    await this.repo.update(tx, id, { displayName, updatedAt: this.clock.now() });
+  }
+
+  /** Cancels an account (soft delete, like a deleted provider's): login refused, name free again, sessions ended. */
+  async cancel(tx: Executor, id: number, reason: string): Promise<void> {
+    const now = this.clock.now();
+    await this.repo.update(tx, id, { deletedAt: now, enabled: false, updatedAt: now });
+    await this.sessions.revokeAccounts([id], reason, tx);
+  }
+
   /**
    * Accounts of a caller's own management: roles it may create, inside its providers, never itself.
    * A platform caller narrowed by data permission manages only accounts of the providers it sees.

@@ -95,6 +95,6 @@ export class SystemService {
   async file(id: string) {
     const row = await this.files.findById(this.db, id);
     if (!row) throw notFound();
-    return { contentType: row.contentType, bytes: row.bytes };
+    return { contentType: row.contentType, bytes: row.bytes, immutable: true };
   }
 }

@@ -6,7 +6,7 @@ import {
   queryProviderList,
   type Account,
   type Role,
-} from '@vigil/contract';
+} from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -27,6 +27,14 @@ interface AccountFields {
   remark?: string;
 }
 
+/** What the list is narrowed to; every field travels to queryAccountList as is. */
+interface AccountFilters {
+  keyWord?: string;
+  role?: Role;
+  enabled?: boolean;
+}
+type EnabledChoice = 'enabled' | 'disabled';
+
 const LOGIN_ACCOUNT_PATTERN = /^[A-Za-z0-9]{6,64}$/;
 /** Roles allowed to call queryProviderList. */
 const PROVIDER_LISTERS: readonly Role[] = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'];
@@ -41,15 +49,21 @@ const AccountManagePage = () => {
   const creatable = role ? (CREATABLE_ROLES[role] ?? []) : [];
   const canListProviders = role ? PROVIDER_LISTERS.includes(role) : false;
   const [params, setParams] = useSearchParams();
-  const [keyword, setKeyword] = useState('');
+  const [filters, setFilters] = useState<AccountFilters>({});
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [editing, setEditing] = useState<Account | 'new' | null>(null);
   const [form] = Form.useForm<AccountFields>();
   const permissionType = Form.useWatch('permissionType', form);
 
+  /** A narrower list may not have the current page, so every filter change starts at page 1. */
+  const filter = (change: AccountFilters) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
+
   const list = useQuery({
-    queryKey: ['accounts', keyword, page],
-    queryFn: () => api(queryAccountList, { ...page, keyWord: keyword || undefined }),
+    queryKey: ['accounts', filters, page],
+    queryFn: () => api(queryAccountList, { ...page, ...filters }),
   });
   const providers = useQuery({
     queryKey: ['providers', 'all-options'],
@@ -173,10 +187,31 @@ const AccountManagePage = () => {
           allowClear
           placeholder={t('common.keyword')}
           enterButton={t('common.search')}
-          onSearch={(value) => {
-            setKeyword(value.trim());
-            setPage((p) => ({ ...p, pageNum: 1 }));
-          }}
+          onSearch={(value) => filter({ keyWord: value.trim() || undefined })}
+        />
+        {/* The server lists only the roles the caller may create, so those are the ones worth offering. */}
+        <Select<Role>
+          data-testid="account-filter-role"
+          aria-label={t('accounts.role')}
+          placeholder={t('accounts.role')}
+          allowClear
+          style={{ minWidth: 140 }}
+          options={creatable.map((r) => ({ value: r, label: t(`role.${r}`) }))}
+          onChange={(filteredRole?: Role) => filter({ role: filteredRole })}
+        />
+        <Select<EnabledChoice>
+          data-testid="account-filter-enabled"
+          aria-label={t('common.status')}
+          placeholder={t('common.status')}
+          allowClear
+          style={{ minWidth: 120 }}
+          options={[
+            { value: 'enabled', label: t('common.enabled') },
+            { value: 'disabled', label: t('common.disabled') },
+          ]}
+          onChange={(choice?: EnabledChoice) =>
+            filter({ enabled: choice === undefined ? undefined : choice === 'enabled' })
+          }
         />
         {creatable.length > 0 && (
           <Button type="primary" data-testid="account-create" onClick={() => setEditing('new')}>

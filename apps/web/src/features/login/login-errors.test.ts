@@ -1,4 +1,4 @@
-import { ApiError, Status } from '@vigil/contract';
+import { ApiError, Status } from '@vigil/contract/browser';
 import { describe, expect, it } from 'vitest';
 import { afterLoginPath } from './LoginPage.tsx';
 import { loginErrorMessage } from './login-errors.ts';

@@ -1,4 +1,4 @@
-import { Status } from '@vigil/contract';
+import { Status } from '@vigil/contract/browser';
 import { ApiError } from '../../shared/api/client.ts';
 
 /** The login page's message for a failure (spec document 2, section 8). */

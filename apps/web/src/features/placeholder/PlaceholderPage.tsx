@@ -10,3 +10,4 @@ export const PlaceholderPage = ({ name }: { name: string }) => {
     </Card>
   );
 };
+export default PlaceholderPage;

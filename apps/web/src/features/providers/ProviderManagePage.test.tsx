@@ -1,12 +1,13 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { SessionInfo } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The API client captures fetch when it is created, so the mock must exist before any import.
 const fetchMock = vi.hoisted(() => {
-  const mock = vi.fn(async (url: string) => {
+  const mock = vi.fn(async (url: string, _init?: RequestInit) => {
     const data = url.includes('/provider/queryProviderList')
       ? {
           rows: [
@@ -26,7 +27,8 @@ const fetchMock = vi.hoisted(() => {
               createTime: '2026-01-01 10:00:00',
             },
           ],
-          total: 1,
+          // Enough for three pages, so a filter can be seen to go back to page 1.
+          total: 25,
           pageNum: 1,
           pageSize: 10,
         }
@@ -37,6 +39,7 @@ const fetchMock = vi.hoisted(() => {
   return mock;
 });
 
+import { sessionStore } from '../../shared/session/session-store.ts';
 import ProviderManagePage from './ProviderManagePage.tsx';
 
 let i18n: I18n;
@@ -45,6 +48,30 @@ beforeAll(async () => {
 });
 
 const wrap = (node: ReactNode, path = '/') => inTestShell(i18n, node, path);
+afterEach(() => sessionStore.reset());
+
+const signInAs = (role: SessionInfo['role']) =>
+  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+/** The body of the latest list request: what the filters and pagination sent. */
+const lastListRequest = (): Record<string, unknown> => {
+  const calls = fetchMock.mock.calls.filter(([url]) => url.includes('/provider/queryProviderList'));
+  return JSON.parse(String(calls.at(-1)?.[1]?.body)) as Record<string, unknown>;
+};
+/** Option elements of the antd Select dropdowns opened so far. */
+const shownOptions = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')];
+/**
+ * Opens a filter (an antd Select) by its test id and clicks the option showing `label`. Under test every
+ * Select gets the id "test-id", so the option is found by its text (unique on this page), not by aria-controls.
+ */
+const choose = async (filterTestId: string, label: string) => {
+  fireEvent.mouseDown(screen.getByTestId(filterTestId));
+  const option = await waitFor(() => {
+    const found = shownOptions().find((o) => o.textContent === label);
+    if (!found) throw new Error(`no option ${label} in ${filterTestId}`);
+    return found;
+  });
+  fireEvent.click(option);
+};
 
 describe('ProviderManagePage', () => {
   it('lists providers from queryProviderList', async () => {
@@ -61,10 +88,56 @@ describe('ProviderManagePage', () => {
     await waitFor(() => expect(document.querySelector('.ant-modal-title')?.textContent).toBe('Create provider'));
     fireEvent.change(screen.getByLabelText('Provider name'), { target: { value: 'New Care' } });
     fireEvent.change(screen.getByLabelText('Login account'), { target: { value: 'ab_1' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    // By text, not role: role queries compute styles for the whole table and modal, slow in jsdom.
+    fireEvent.click(screen.getByText('Save'));
     await waitFor(() =>
       expect(document.querySelector('.ant-form-item-explain-error')?.textContent).toBe('6 to 64 letters or digits'),
     );
     expect(fetchMock.mock.calls.some(([url]) => url.includes('/provider/insertProvider'))).toBe(false);
+  });
+
+  it('filters by state and class, going back to page 1 each time', async () => {
+    signInAs('SENIOR_ROLE');
+    render(wrap(<ProviderManagePage />));
+    await screen.findByText('Sunrise Care');
+    fireEvent.click(await screen.findByTitle('2'));
+    await waitFor(() => expect(lastListRequest()).toEqual({ pageNum: 2, pageSize: 10 }));
+
+    await choose('provider-filter-enabled', 'Disabled');
+    await waitFor(() => expect(lastListRequest()).toEqual({ pageNum: 1, pageSize: 10, enabled: false }));
+
+    fireEvent.click(await screen.findByTitle('3'));
+    await waitFor(() => expect(lastListRequest()).toMatchObject({ pageNum: 3 }));
+    await choose('provider-filter-class', 'Class 2');
+    await waitFor(() =>
+      expect(lastListRequest()).toEqual({ pageNum: 1, pageSize: 10, enabled: false, providerClass: 2 }),
+    );
+
+    await choose('provider-filter-enabled', 'Enabled');
+    await waitFor(() =>
+      expect(lastListRequest()).toEqual({ pageNum: 1, pageSize: 10, enabled: true, providerClass: 2 }),
+    );
+  });
+
+  it('keeps the keyword when a filter changes', async () => {
+    signInAs('SENIOR_ROLE');
+    render(wrap(<ProviderManagePage />));
+    await screen.findByText('Sunrise Care');
+    const search = screen.getByPlaceholderText('Keyword');
+    fireEvent.change(search, { target: { value: ' sun ' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(lastListRequest()).toEqual({ pageNum: 1, pageSize: 10, keyWord: 'sun' }));
+    await choose('provider-filter-class', 'Class 1');
+    await waitFor(() =>
+      expect(lastListRequest()).toEqual({ pageNum: 1, pageSize: 10, keyWord: 'sun', providerClass: 1 }),
+    );
+  });
+
+  it('offers a class 1 login the state filter but not the class filter (it lists only class 2)', async () => {
+    signInAs('ONE_ROLE');
+    render(wrap(<ProviderManagePage />));
+    await screen.findByText('Sunrise Care');
+    expect(screen.getByLabelText('Status')).toBeInTheDocument();
+    expect(screen.queryByTestId('provider-filter-class')).not.toBeInTheDocument();
   });
 });

@@ -6,7 +6,7 @@ import {
   queryProviderList,
   restProviderPwd,
   type Provider,
-} from '@vigil/contract';
+} from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -29,6 +29,14 @@ interface ProviderFields {
   remark?: string;
 }
 
+/** What the list is narrowed to; every field travels to queryProviderList as is. */
+interface ProviderFilters {
+  keyWord?: string;
+  enabled?: boolean;
+  providerClass?: 1 | 2;
+}
+type EnabledChoice = 'enabled' | 'disabled';
+
 const LOGIN_ACCOUNT_PATTERN = /^[A-Za-z0-9]{6,64}$/;
 
 const blankToUndefined = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
@@ -41,14 +49,20 @@ const ProviderManagePage = () => {
   const session = useSession();
   const platform = session.info ? isPlatformRole(session.info.role) : false;
   const [params, setParams] = useSearchParams();
-  const [keyword, setKeyword] = useState('');
+  const [filters, setFilters] = useState<ProviderFilters>({});
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [editing, setEditing] = useState<Provider | 'new' | null>(null);
   const [form] = Form.useForm<ProviderFields>();
 
+  /** A narrower list may not have the current page, so every filter change starts at page 1. */
+  const filter = (change: ProviderFilters) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
+
   const list = useQuery({
-    queryKey: ['providers', keyword, page],
-    queryFn: () => api(queryProviderList, { ...page, keyWord: keyword || undefined }),
+    queryKey: ['providers', filters, page],
+    queryFn: () => api(queryProviderList, { ...page, ...filters }),
   });
   const parents = useQuery({
     queryKey: ['providers', 'class1'],
@@ -189,11 +203,37 @@ const ProviderManagePage = () => {
           allowClear
           placeholder={t('common.keyword')}
           enterButton={t('common.search')}
-          onSearch={(value) => {
-            setKeyword(value.trim());
-            setPage((p) => ({ ...p, pageNum: 1 }));
-          }}
+          onSearch={(value) => filter({ keyWord: value.trim() || undefined })}
         />
+        <Select<EnabledChoice>
+          data-testid="provider-filter-enabled"
+          aria-label={t('common.status')}
+          placeholder={t('common.status')}
+          allowClear
+          style={{ minWidth: 120 }}
+          options={[
+            { value: 'enabled', label: t('common.enabled') },
+            { value: 'disabled', label: t('common.disabled') },
+          ]}
+          onChange={(choice?: EnabledChoice) =>
+            filter({ enabled: choice === undefined ? undefined : choice === 'enabled' })
+          }
+        />
+        {/* A class 1 login lists only its own class 2 providers, so only the platform can narrow by class. */}
+        {platform && (
+          <Select<1 | 2>
+            data-testid="provider-filter-class"
+            aria-label={t('providers.class')}
+            placeholder={t('providers.class')}
+            allowClear
+            style={{ minWidth: 120 }}
+            options={[
+              { value: 1, label: t('providers.class1') },
+              { value: 2, label: t('providers.class2') },
+            ]}
+            onChange={(providerClass?: 1 | 2) => filter({ providerClass })}
+          />
+        )}
         <Button type="primary" data-testid="provider-create" onClick={() => setEditing('new')}>
           {t('providers.create')}
         </Button>

@@ -1,31 +1,51 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { SessionInfo } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The API client captures fetch when it is created, so the mock must exist before any import.
-const fetchMock = vi.hoisted(() => {
-  const mock = vi.fn(async (url: string) => {
-    const data = url.includes('/system/platformName/get')
-      ? { platformName: 'Vigil Care Cloud', logoUrl: null }
-      : url.includes('/system/upload')
-        ? { url: '/system/file?id=1', size: 10 }
-        : null;
-    return new Response(JSON.stringify({ status: 200, msg: 'ok', data }), { status: 200 });
+const server = vi.hoisted(() => {
+  const state = { platformName: 'Vigil Care Cloud', renameAnswer: null as null | { status: number; msg: string } };
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const envelope = (data: unknown, status = 200, msg = 'ok') =>
+      new Response(JSON.stringify({ status, msg, data }), { status: 200 });
+    if (url.includes('/system/platformName/get')) return envelope({ platformName: state.platformName, logoUrl: null });
+    if (url.includes('/system/platformName/post')) {
+      if (state.renameAnswer) return envelope(null, state.renameAnswer.status, state.renameAnswer.msg);
+      state.platformName = (JSON.parse(String(init?.body)) as { platformName: string }).platformName;
+      return envelope(null);
+    }
+    if (url.includes('/system/upload')) return envelope({ url: '/system/file?id=1', size: 10 });
+    return envelope(null);
   });
-  globalThis.fetch = mock as unknown as typeof fetch;
-  return mock;
+  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  return { state, fetchMock };
 });
+const { fetchMock } = server;
 
+import { sessionStore } from '../../shared/session/session-store.ts';
 import PlatSetPage from './PlatSetPage.tsx';
 
 let i18n: I18n;
 beforeAll(async () => {
   i18n = await englishI18n();
 });
+beforeEach(() => {
+  server.state.platformName = 'Vigil Care Cloud';
+  server.state.renameAnswer = null;
+  fetchMock.mockClear();
+});
+afterEach(() => sessionStore.reset());
 
 const wrap = (node: ReactNode) => inTestShell(i18n, node);
+const signInAs = (role: SessionInfo['role']) =>
+  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+const renameRequests = () =>
+  fetchMock.mock.calls
+    .filter(([url]) => url.includes('/system/platformName/post'))
+    .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
 
 describe('PlatSetPage', () => {
   it('shows the current platform name', async () => {
@@ -52,5 +72,63 @@ describe('PlatSetPage', () => {
     fireEvent.change(input, { target: { files: [file] } });
     expect(await screen.findByText('The logo must be under 100 KB.')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => url.includes('/system/upload'))).toBe(false);
+  });
+
+  describe('platform name', () => {
+    it('is read-only for a provider login, which the server does not let rename the platform', async () => {
+      signInAs('ONE_ROLE');
+      render(wrap(<PlatSetPage />));
+      expect(await screen.findByTestId('platset-name')).toHaveTextContent('Vigil Care Cloud');
+      expect(screen.getByText('You cannot change this name here; please ask your administrator.')).toBeInTheDocument();
+      expect(screen.queryByLabelText('Platform name')).not.toBeInTheDocument();
+      expect(screen.queryByTestId('platset-name-save')).not.toBeInTheDocument();
+    });
+
+    it('lets the senior administrator save a trimmed new name and refreshes the title and stored name', async () => {
+      signInAs('SENIOR_ROLE');
+      render(wrap(<PlatSetPage />));
+      const input = await screen.findByLabelText('Platform name');
+      await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
+      fireEvent.change(input, { target: { value: '  Sunrise Cloud  ' } });
+      fireEvent.click(screen.getByTestId('platset-name-save'));
+      expect(await screen.findByText('Saved.')).toBeInTheDocument();
+      expect(renameRequests()).toEqual([{ platformName: 'Sunrise Cloud' }]);
+      expect(document.title).toBe('Sunrise Cloud');
+      expect(window.localStorage.getItem('platName')).toBe('Sunrise Cloud');
+      // The shared platform query is read again, so the layout and this page show the server's name.
+      await waitFor(() =>
+        expect(fetchMock.mock.calls.filter(([url]) => url.includes('/system/platformName/get')).length).toBe(2),
+      );
+      await waitFor(() => expect(input).toHaveValue('Sunrise Cloud'));
+    });
+
+    it.each([
+      ['an empty', ''],
+      ['a blank', '    '],
+    ])('refuses %s name without calling the server', async (_case, value) => {
+      signInAs('SENIOR_ROLE');
+      render(wrap(<PlatSetPage />));
+      const input = await screen.findByLabelText('Platform name');
+      await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
+      fireEvent.change(input, { target: { value } });
+      fireEvent.click(screen.getByTestId('platset-name-save'));
+      expect(await screen.findByText('The platform name must be 1 to 20 characters')).toBeInTheDocument();
+      expect(renameRequests()).toEqual([]);
+      expect(window.localStorage.getItem('platName')).toBeNull();
+    });
+
+    it("shows the server's message when the rename is refused and keeps the stored name", async () => {
+      signInAs('SENIOR_ROLE');
+      server.state.renameAnswer = { status: 300, msg: 'No permission.' };
+      document.title = 'Vigil Care Cloud';
+      render(wrap(<PlatSetPage />));
+      const input = await screen.findByLabelText('Platform name');
+      await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
+      fireEvent.change(input, { target: { value: 'Other Name' } });
+      fireEvent.click(screen.getByTestId('platset-name-save'));
+      expect(await screen.findByText('No permission.')).toBeInTheDocument();
+      expect(document.title).toBe('Vigil Care Cloud');
+      expect(window.localStorage.getItem('platName')).toBeNull();
+    });
   });
 });

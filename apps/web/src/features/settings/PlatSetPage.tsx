@@ -1,15 +1,76 @@
-import { getPlatformName, uploadLogo } from '@vigil/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Image, Space, Typography, Upload } from 'antd';
+import { CONSTANTS, getPlatformName, postPlatformName, uploadLogo, type Role } from '@vigil/contract/browser';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Form, Image, Input, Space, Typography, Upload } from 'antd';
 import type { UploadProps } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { platformNameValid } from '../../layout/PlatformNameDialog.tsx';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
+import { StorageKey, storage } from '../../shared/storage.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 
 const MAX_BYTES = 100 * 1024;
 const LOGO_PX = 200;
+/** Roles the server lets call postPlatformName (its `auth`); everyone else sees the name read-only. */
+const PLATFORM_RENAMERS: readonly Role[] = ['SENIOR_ROLE'];
+/** Shared with the layout's branding and the avatar menu's rename dialog, so a rename refreshes all three. */
+const PLATFORM_QUERY_KEY = ['platform'];
+
+/** Renames the platform; validated like the avatar menu's dialog (1–20 characters after trimming). */
+const PlatformNameForm = ({ current }: { current: string | undefined }) => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const onError = useApiError();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ platformName: string }>();
+  useEffect(() => {
+    if (current !== undefined) form.setFieldsValue({ platformName: current });
+  }, [current, form]);
+
+  const save = useMutation({
+    mutationFn: (platformName: string) => api(postPlatformName, { platformName }).then(() => platformName),
+    onSuccess: (platformName) => {
+      // Set now, not after the layout's refetch, so the tab title and the login page never show the old name.
+      document.title = platformName;
+      storage.set(StorageKey.platName, platformName);
+      void queryClient.invalidateQueries({ queryKey: PLATFORM_QUERY_KEY });
+      void message.success(t('platSet.saved'));
+    },
+    onError,
+  });
+
+  return (
+    <Form
+      form={form}
+      layout="inline"
+      data-testid="platset-name-form"
+      onFinish={(values) => save.mutate(values.platformName.trim())}
+    >
+      <Form.Item
+        name="platformName"
+        rules={[
+          {
+            validator: (_rule, value: string | undefined) =>
+              platformNameValid(value ?? '') ? Promise.resolve() : Promise.reject(new Error(t('platformName.rule'))),
+          },
+        ]}
+      >
+        <Input
+          aria-label={t('platSet.name')}
+          maxLength={CONSTANTS.platformNameMaxLength}
+          showCount
+          data-testid="platset-name-input"
+        />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="platset-name-save">
+          {t('common.save')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+};
 
 /** Natural width and height of an image file, read through an object URL. */
 const imageSize = (file: Blob): Promise<{ width: number; height: number }> =>
@@ -32,10 +93,12 @@ const PlatSetPage = () => {
   const { message } = App.useApp();
   const onError = useApiError();
   const session = useSession();
-  const isSenior = session.info?.role === 'SENIOR_ROLE';
+  const role = session.info?.role;
+  const isSenior = role === 'SENIOR_ROLE';
+  const mayRename = role ? PLATFORM_RENAMERS.includes(role) : false;
   const [uploaded, setUploaded] = useState<string | null>(null);
 
-  const setting = useQuery({ queryKey: ['platformName'], queryFn: () => api(getPlatformName, {}) });
+  const setting = useQuery({ queryKey: PLATFORM_QUERY_KEY, queryFn: () => api(getPlatformName, {}) });
 
   const upload = useMutation({
     mutationFn: (file: File) => {
@@ -77,7 +140,14 @@ const PlatSetPage = () => {
     <Card title={t('platSet.title')} loading={setting.isLoading}>
       <Descriptions column={1} bordered size="small">
         <Descriptions.Item label={t('platSet.name')}>
-          <span data-testid="platset-name">{setting.data?.platformName ?? ''}</span>
+          {mayRename ? (
+            <PlatformNameForm current={setting.data?.platformName} />
+          ) : (
+            <Space orientation="vertical" size={0}>
+              <span data-testid="platset-name">{setting.data?.platformName ?? ''}</span>
+              <Typography.Text type="secondary">{t('platSet.nameReadOnly')}</Typography.Text>
+            </Space>
+          )}
         </Descriptions.Item>
         <Descriptions.Item label={t('platSet.logo')}>
           {setting.data?.logoUrl ? (
@@ -87,7 +157,7 @@ const PlatSetPage = () => {
           )}
         </Descriptions.Item>
       </Descriptions>
-      <Space direction="vertical" style={{ marginTop: 16, width: '100%' }}>
+      <Space orientation="vertical" style={{ marginTop: 16, width: '100%' }}>
         <Typography.Text type="secondary">{t('platSet.logoRule')}</Typography.Text>
         <Upload accept="image/png" showUploadList={false} maxCount={1} beforeUpload={beforeUpload}>
           <Button data-testid="platset-upload" loading={upload.isPending}>
@@ -95,11 +165,11 @@ const PlatSetPage = () => {
           </Button>
         </Upload>
         {uploaded && (
-          <Space direction="vertical" data-testid="platset-uploaded">
+          <Space orientation="vertical" data-testid="platset-uploaded">
             <Typography.Text strong>{t('platSet.uploaded')}</Typography.Text>
             <Image src={uploaded} width={100} height={100} alt={t('platSet.uploaded')} />
             <Typography.Text copyable>{uploaded}</Typography.Text>
-            {!isSenior && <Alert type="info" showIcon message={t('platSet.providerNote')} />}
+            {!isSenior && <Alert type="info" showIcon title={t('platSet.providerNote')} />}
           </Space>
         )}
       </Space>

@@ -1,4 +1,4 @@
-import { adminPublicKey } from '@vigil/contract';
+import { adminPublicKey } from '@vigil/contract/browser';
 import { api } from './client.ts';
 
 let keyPromise: Promise<CryptoKey> | undefined;

@@ -1,4 +1,4 @@
-import { CONSOLE_ROUTES, ROLES } from '@vigil/contract';
+import { CONSOLE_ROUTES, ROLES } from '@vigil/contract/browser';
 import { describe, expect, it } from 'vitest';
 import { UI_LANGUAGES } from './index.ts';
 import cs from './locales/cs.json';

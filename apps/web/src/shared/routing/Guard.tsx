@@ -1,4 +1,4 @@
-import { adminSession } from '@vigil/contract';
+import { adminSession } from '@vigil/contract/browser';
 import { App, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

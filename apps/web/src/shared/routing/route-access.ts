@@ -5,7 +5,7 @@ import {
   type ProviderOption,
   type ProviderRole,
   type Role,
-} from '@vigil/contract';
+} from '@vigil/contract/browser';
 
 export interface AccessContext {
   role: Role;

@@ -1,4 +1,4 @@
-import type { LoginResult, ProviderOption, SessionInfo } from '@vigil/contract';
+import type { LoginResult, ProviderOption, SessionInfo } from '@vigil/contract/browser';
 import { useSyncExternalStore } from 'react';
 import { StorageKey, storage } from '../storage.ts';
 

@@ -1,4 +1,4 @@
-import { menuListFor, ROLES, type Role } from '@vigil/contract';
+import { menuListFor, ROLES, type Role } from '@vigil/contract/browser';
 import { describe, expect, it } from 'vitest';
 import { visibleNavbarItems, type NavbarItem } from './navbar-items.ts';
 

@@ -1,4 +1,4 @@
-import type { Role } from '@vigil/contract';
+import type { Role } from '@vigil/contract/browser';
 
 export type NavbarItem =
   | 'toggle'

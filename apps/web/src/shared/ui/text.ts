@@ -1,4 +1,4 @@
-import { CONSTANTS } from '@vigil/contract';
+import { CONSTANTS } from '@vigil/contract/browser';
 
 /** Provider names over 10 characters are cut to 10 plus an ellipsis (spec). */
 export const shortProviderName = (name: string): string => {

@@ -1,0 +1,32 @@
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Handlers } from '../../http/register-calls.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { communityHandlers } from '../communities/community.routes.ts';
+import { CommunityService } from '../communities/community.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { caregiverHandlers } from './caregiver.routes.ts';
+import { CaregiverService } from './caregiver.service.ts';
+import { FamilyService } from './family.service.ts';
+
+/** The caregiver, relatives' binding and community services, wired once by the composition root. */
+export const buildCare = (
+  db: Db,
+  clock: Clock,
+  audit: AuditService,
+  accounts: AccountService,
+  providers: ProviderService,
+) => {
+  const caregivers = new CaregiverService(db, clock, audit, accounts, providers);
+  const family = new FamilyService(db, audit, caregivers);
+  const communities = new CommunityService(db, clock, audit, providers, caregivers);
+  return { caregivers, family, communities };
+};
+export type CareServices = ReturnType<typeof buildCare>;
+
+export const careHandlers = (care: CareServices) =>
+  ({
+    ...caregiverHandlers(care.caregivers, care.family),
+    ...communityHandlers(care.communities),
+  }) satisfies Partial<Handlers>;

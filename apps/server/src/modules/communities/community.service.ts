@@ -1,0 +1,256 @@
+import type { CommunityAlarmConfig, CommunityAlarmType, SleepConfig } from '@vigil/contract';
+import type { Clock } from '../../clock.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { fail, invalid, notFound } from '../../http/app-error.ts';
+import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { assertVisible, listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { transact, type ConstraintMessages } from '../caregivers/care-tx.ts';
+import type { CaregiverService } from '../caregivers/caregiver.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { levelConflict, mergeSleepConfigs, storedAlarmConfig, storedSleepConfigs } from './community.policy.ts';
+import { CommunityRepository, type CommunityRow, type MemberRef } from './community.repository.ts';
+
+export interface NewCommunity {
+  name: string;
+  address?: string | undefined;
+  contact?: string | undefined;
+  phone?: string | undefined;
+  remark?: string | undefined;
+  providerId?: number | undefined;
+}
+
+export interface AlarmConfigInput {
+  level1: readonly CommunityAlarmType[];
+  level2: readonly CommunityAlarmType[];
+  receiverIds: readonly number[];
+  notify: readonly CommunityAlarmConfig['notify'][number][];
+}
+
+const CONSTRAINTS: ConstraintMessages = {
+  community_name_unique: 'community.exists',
+  resident_community_id_community_id_fk: 'community.hasResidents',
+};
+
+const distinct = <T>(items: readonly T[]): T[] => [...new Set(items)];
+
+/**
+ * Communities (community care providers): their residents' sleep settings and the alarm
+ * settings of the community. Residents join a community in the residents module.
+ */
+export class CommunityService {
+  private readonly repo = new CommunityRepository();
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly providers: ProviderService,
+    private readonly caregivers: CaregiverService,
+  ) {}
+
+  async list(caller: Caller, q: { pageNum: number; pageSize: number; keyWord?: string | undefined }) {
+    const { rows, total } = await this.repo.page(this.db, {
+      offset: (q.pageNum - 1) * q.pageSize,
+      limit: q.pageSize,
+      keyWord: q.keyWord,
+      providerIds: scopeIds(listScope(caller)),
+    });
+    const configs = rows.map((r) => storedAlarmConfig(r.community.alarmConfig));
+    const live = await this.liveReceivers(configs.flatMap((c) => c?.receiverIds ?? []));
+    return {
+      rows: rows.map(({ community: c, providerName, residentCount }, i) => {
+        const config = configs[i] ?? null;
+        return {
+          id: c.id,
+          providerId: c.providerId,
+          providerName,
+          name: c.name,
+          address: c.address,
+          contact: c.contact,
+          phone: c.phone,
+          remark: c.remark,
+          residentCount,
+          alarmConfig: config && {
+            ...config,
+            receiverIds: config.receiverIds.filter((id) => live.get(id) === c.providerId),
+          },
+          createTime: c.createdAt.toISOString(),
+        };
+      }),
+      total,
+    };
+  }
+
+  /** Deleted caregivers drop out of the receivers: caregiver id → provider of the ones that still exist. */
+  private async liveReceivers(ids: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.caregivers.byIds(distinct(ids));
+    return new Map(rows.map((r) => [r.id, r.providerId]));
+  }
+
+  async create(caller: Caller, input: NewCommunity, ip: string): Promise<{ id: number }> {
+    return transact(
+      this.db,
+      async (tx) => {
+        const providerId = targetProvider(caller, input.providerId);
+        if (!(await this.providers.existing([providerId], tx))) throw notFound();
+        if (await this.repo.nameTaken(tx, providerId, input.name)) throw fail('community.exists');
+        const now = this.clock.now();
+        const row = await this.repo.insert(tx, {
+          providerId,
+          name: input.name,
+          address: input.address ?? null,
+          contact: input.contact ?? null,
+          phone: input.phone ?? null,
+          remark: input.remark ?? null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await this.audit.byCaller(
+          caller,
+          ip,
+          'community.create',
+          { type: 'community', id: row.id, providerId, detail: { name: row.name } },
+          tx,
+        );
+        return { id: row.id };
+      },
+      CONSTRAINTS,
+    );
+  }
+
+  /** The community, locked, when the caller sees it; otherwise not_found. */
+  private async locked(caller: Caller, id: number, tx: Executor): Promise<CommunityRow> {
+    assertVisible(caller, await this.repo.findById(tx, id));
+    const row = await this.repo.lock(tx, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async remove(caller: Caller, id: number, ip: string): Promise<void> {
+    await transact(
+      this.db,
+      async (tx) => {
+        const row = await this.locked(caller, id, tx);
+        // A resident joining meanwhile waits for the lock and then fails its foreign key (mapped above).
+        if ((await this.repo.residentCount(tx, id)) > 0) throw fail('community.hasResidents');
+        await this.repo.delete(tx, id);
+        await this.audit.byCaller(
+          caller,
+          ip,
+          'community.delete',
+          { type: 'community', id, providerId: row.providerId, detail: { name: row.name } },
+          tx,
+        );
+      },
+      CONSTRAINTS,
+    );
+  }
+
+  /** Residents of the community by id; a resident the caller cannot see does not exist, a non-member is refused. */
+  private async members(
+    caller: Caller,
+    community: CommunityRow,
+    ids: readonly number[],
+    tx: Executor,
+  ): Promise<MemberRef[]> {
+    const found = new Map((await this.repo.residentsByIds(tx, ids)).map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const resident = found.get(id);
+      if (!resident || !canSeeProvider(caller.scope, resident.providerId)) throw notFound();
+      if (resident.communityId !== community.id) throw fail('community.notMember', { name: resident.name });
+      return resident;
+    });
+  }
+
+  /** Saves the same sleep settings for residents of the community (all or none); answers how many. */
+  async saveSleepConfig(
+    caller: Caller,
+    communityId: number,
+    residentIds: readonly number[],
+    config: SleepConfig,
+    ip: string,
+  ): Promise<number> {
+    if (config.sleepTime === config.wakeTime) throw invalid('community.sleepWakeSame');
+    const ids = distinct(residentIds);
+    return transact(this.db, async (tx) => {
+      const community = await this.locked(caller, communityId, tx);
+      await this.members(caller, community, ids, tx);
+      const now = this.clock.now();
+      const sleepConfig = mergeSleepConfigs(
+        community.sleepConfig,
+        await this.repo.memberIds(tx, community.id),
+        ids,
+        config,
+        {
+          updatedAt: now.toISOString(),
+          updatedBy: caller.accountId,
+        },
+      );
+      await this.repo.update(tx, community.id, { sleepConfig, updatedAt: now });
+      await this.audit.byCaller(
+        caller,
+        ip,
+        'community.sleepConfig',
+        {
+          type: 'community',
+          id: community.id,
+          providerId: community.providerId,
+          detail: { residentIds: ids, ...config },
+        },
+        tx,
+      );
+      return ids.length;
+    });
+  }
+
+  /** A member's saved sleep settings, or null when none were saved. */
+  async sleepConfigOf(caller: Caller, communityId: number, residentId: number) {
+    const community = await this.repo.findById(this.db, communityId);
+    assertVisible(caller, community);
+    if (!community) throw notFound();
+    await this.members(caller, community, [residentId], this.db);
+    const entry = storedSleepConfigs(community.sleepConfig).get(residentId);
+    if (!entry) return null;
+    return {
+      leaveBedMode: entry.leaveBedMode,
+      sleepTime: entry.sleepTime,
+      wakeTime: entry.wakeTime,
+      sensitivity: entry.sensitivity,
+      mattress: entry.mattress,
+      updateTime: entry.updatedAt,
+    };
+  }
+
+  /**
+   * Saves which alarm types are level 1 and level 2 (a type in neither list is level 2, never
+   * silenced), who receives them (enabled caregivers of the community's provider) and how.
+   */
+  async saveAlarmConfig(caller: Caller, communityId: number, input: AlarmConfigInput, ip: string): Promise<void> {
+    const level1 = distinct(input.level1);
+    const level2 = distinct(input.level2);
+    const conflict = levelConflict(level1, level2);
+    if (conflict) throw invalid('community.alarmLevelConflict', { type: conflict });
+    const receiverIds = distinct(input.receiverIds);
+    await transact(this.db, async (tx) => {
+      const community = await this.locked(caller, communityId, tx);
+      const found = new Map((await this.caregivers.byIds(receiverIds, tx)).map((c) => [c.id, c]));
+      for (const id of receiverIds) {
+        const caregiver = found.get(id);
+        if (!caregiver || !canSeeProvider(caller.scope, caregiver.providerId)) throw notFound();
+        if (caregiver.providerId !== community.providerId) {
+          throw fail('community.receiverProvider', { name: caregiver.name });
+        }
+        if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
+      }
+      const alarmConfig: CommunityAlarmConfig = { level1, level2, receiverIds, notify: distinct(input.notify) };
+      await this.repo.update(tx, community.id, { alarmConfig, updatedAt: this.clock.now() });
+      await this.audit.byCaller(
+        caller,
+        ip,
+        'community.alarmConfig',
+        { type: 'community', id: community.id, providerId: community.providerId, detail: { ...alarmConfig } },
+        tx,
+      );
+    });
+  }
+}

@@ -1,0 +1,214 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/database.ts';
+import { areas, beds, devices, deviceStock, providers, residents, rooms } from '../../db/schema.ts';
+import { containsPattern } from './device.policy.ts';
+
+export type DeviceRecord = typeof devices.$inferSelect;
+
+export interface DeviceListQuery {
+  offset: number;
+  limit: number;
+  /** null: every provider. */
+  providerIds: readonly number[] | null;
+  typeCodes?: readonly number[] | undefined;
+  online?: boolean | undefined;
+  keyWord?: string | undefined;
+  /** Gateway hosts only; the keyword then also matches their sub-devices. */
+  hostsOnly?: boolean;
+}
+
+const host = alias(devices, 'host');
+const floor = alias(areas, 'floor');
+const topArea = alias(areas, 'top_area');
+
+/** Live state and registry data of a device, with where it is (read-only joins of the facility tables). */
+const listColumns = {
+  device: devices,
+  cipherId: deviceStock.cipherId,
+  imei: deviceStock.imei,
+  imei4g: deviceStock.imei4g,
+  iccid: deviceStock.iccid,
+  providerName: providers.name,
+  hostDeviceId: host.deviceId,
+  bedId: beds.id,
+  bedName: beds.name,
+  roomName: rooms.name,
+  floorName: floor.name,
+  areaName: topArea.name,
+  residentId: residents.id,
+  residentName: residents.name,
+  subDeviceCount: sql<number>`(select count(*)::int from ${devices} as "sub_count" where "sub_count"."gateway_id" = ${devices.id})`,
+};
+const inScope = (column: typeof devices.providerId, ids: readonly number[] | null): SQL | undefined =>
+  ids === null ? undefined : inArray(column, ids.length ? [...ids] : [-1]);
+
+/** Devices: the only SQL on the device table. */
+export class DeviceRepository {
+  async findBySerial(db: Executor, deviceId: string, lock = false): Promise<DeviceRecord | undefined> {
+    const query = db.select().from(devices).where(eq(devices.deviceId, deviceId));
+    const [row] = lock ? await query.for('update') : await query;
+    return row;
+  }
+
+  async findByStockId(db: Executor, stockId: number): Promise<DeviceRecord | undefined> {
+    const [row] = await db.select().from(devices).where(eq(devices.stockId, stockId));
+    return row;
+  }
+
+  async insert(db: Executor, values: typeof devices.$inferInsert): Promise<DeviceRecord> {
+    const [row] = await db.insert(devices).values(values).returning();
+    if (!row) throw new Error('device insert returned nothing');
+    return row;
+  }
+
+  async update(db: Executor, id: number, values: Partial<typeof devices.$inferInsert>): Promise<number> {
+    const rows = await db.update(devices).set(values).where(eq(devices.id, id)).returning({ id: devices.id });
+    return rows.length;
+  }
+
+  async updateMany(db: Executor, ids: readonly number[], values: Partial<typeof devices.$inferInsert>): Promise<void> {
+    if (!ids.length) return;
+    await db
+      .update(devices)
+      .set(values)
+      .where(inArray(devices.id, [...ids]));
+  }
+
+  async remove(db: Executor, id: number): Promise<void> {
+    await db.delete(devices).where(eq(devices.id, id));
+  }
+
+  /** Sub-devices of a gateway host, locked in id order when asked. */
+  async subDevices(db: Executor, gatewayRowId: number, lock = false): Promise<DeviceRecord[]> {
+    const query = db.select().from(devices).where(eq(devices.gatewayId, gatewayRowId)).orderBy(asc(devices.id));
+    return lock ? query.for('update') : query;
+  }
+
+  async countSubDevices(db: Executor, gatewayRowId: number): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(devices).where(eq(devices.gatewayId, gatewayRowId));
+    return row?.n ?? 0;
+  }
+
+  /** The beds holding the given devices (read-only), with their room, for refusals that name them. */
+  async bedsOf(
+    db: Executor,
+    deviceRowIds: readonly number[],
+  ): Promise<{ deviceRowId: number; bedId: number; bedName: string; roomName: string }[]> {
+    if (!deviceRowIds.length) return [];
+    const rows = await db
+      .select({ deviceRowId: beds.deviceId, bedId: beds.id, bedName: beds.name, roomName: rooms.name })
+      .from(beds)
+      .innerJoin(rooms, eq(rooms.id, beds.roomId))
+      .where(inArray(beds.deviceId, [...deviceRowIds]))
+      .orderBy(asc(beds.id));
+    return rows.flatMap((r) => (r.deviceRowId === null ? [] : [{ ...r, deviceRowId: r.deviceRowId }]));
+  }
+
+  /** The stock entry of a device (IMEI, ICCID, cipher ID). */
+  async stockOf(db: Executor, stockId: number) {
+    const [row] = await db.select().from(deviceStock).where(eq(deviceStock.id, stockId));
+    return row;
+  }
+
+  private listQuery(db: Executor) {
+    return db
+      .select(listColumns)
+      .from(devices)
+      .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
+      .innerJoin(providers, eq(providers.id, devices.providerId))
+      .leftJoin(host, eq(host.id, devices.gatewayId))
+      .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
+      .leftJoin(rooms, eq(rooms.id, beds.roomId))
+      .leftJoin(floor, eq(floor.id, rooms.floorId))
+      .leftJoin(topArea, eq(topArea.id, floor.parentId))
+      .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)));
+  }
+
+  private conditions(q: DeviceListQuery): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [inScope(devices.providerId, q.providerIds)];
+    if (q.typeCodes) conditions.push(inArray(devices.typeCode, q.typeCodes.length ? [...q.typeCodes] : [-1]));
+    if (q.online !== undefined) conditions.push(eq(devices.online, q.online));
+    if (q.keyWord) {
+      const like = containsPattern(q.keyWord);
+      const own = [
+        ilike(devices.deviceId, like),
+        ilike(devices.name, like),
+        ilike(beds.name, like),
+        ilike(residents.name, like),
+      ];
+      if (q.hostsOnly) {
+        own.push(
+          sql`exists (select 1 from ${devices} as "kw_sub" where "kw_sub"."gateway_id" = ${devices.id}
+            and ("kw_sub"."device_id" ilike ${like} or "kw_sub"."name" ilike ${like}))`,
+        );
+      }
+      conditions.push(or(...own));
+    }
+    return and(...conditions);
+  }
+
+  async page(db: Executor, q: DeviceListQuery) {
+    const where = this.conditions(q);
+    const rows = await this.listQuery(db).where(where).orderBy(desc(devices.id)).limit(q.limit).offset(q.offset);
+    const [total] = await db
+      .select({ n: count() })
+      .from(devices)
+      .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
+      .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)))
+      .where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Sub-devices of the given hosts, in id order. */
+  async subDevicesOf(db: Executor, gatewayRowIds: readonly number[]): Promise<DeviceRecord[]> {
+    if (!gatewayRowIds.length) return [];
+    return db
+      .select()
+      .from(devices)
+      .where(inArray(devices.gatewayId, [...gatewayRowIds]))
+      .orderBy(asc(devices.id));
+  }
+
+  /** Device counts by type and online state within the providers (null: all). */
+  async countsByType(db: Executor, providerIds: readonly number[] | null) {
+    return db
+      .select({ typeCode: devices.typeCode, online: devices.online, n: count() })
+      .from(devices)
+      .where(inScope(devices.providerId, providerIds))
+      .groupBy(devices.typeCode, devices.online);
+  }
+
+  /** Cellular devices (NB-IoT, 4G) with an IMEI within the providers, for the operator sync. */
+  async cellular(db: Executor, providerIds: readonly number[] | null) {
+    return db
+      .select({ device: devices, imei: deviceStock.imei, imei4g: deviceStock.imei4g, iccid: deviceStock.iccid })
+      .from(devices)
+      .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
+      .where(
+        and(
+          inScope(devices.providerId, providerIds),
+          inArray(devices.commMode, ['nb-iot', '4g']),
+          or(sql`${deviceStock.imei} is not null`, sql`${deviceStock.imei4g} is not null`),
+        ),
+      )
+      .orderBy(asc(devices.id));
+  }
+
+  /** Records the operator registration of a device, if it still exists under that ID. */
+  async setThirdParty(
+    db: Executor,
+    id: number,
+    deviceId: string,
+    values: { thirdPartyId?: string | null; thirdPartyStatus?: string | null; thirdPartySyncedAt?: Date | null },
+  ): Promise<boolean> {
+    const rows = await db
+      .update(devices)
+      .set(values)
+      .where(and(eq(devices.id, id), eq(devices.deviceId, deviceId)))
+      .returning({ id: devices.id });
+    return rows.length > 0;
+  }
+}
+
+export type DeviceListRecord = Awaited<ReturnType<DeviceRepository['page']>>['rows'][number];

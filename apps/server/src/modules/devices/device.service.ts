@@ -1,0 +1,397 @@
+import {
+  CONSTANTS,
+  DEVICE_GROUP_NAMES,
+  DEVICE_TYPES,
+  DeviceAddInputSchema,
+  deviceGroupOf,
+  type DeviceCommMode,
+  type DeviceGroup,
+  type DeviceKind,
+} from '@vigil/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { AppError, fail, notFound } from '../../http/app-error.ts';
+import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import type { CommandService } from './command.service.ts';
+import { assertNotOnBed, visibleDevice } from './device-access.ts';
+import {
+  canPairUnderGateway,
+  codesOfGroup,
+  defaultCommMode,
+  firmwareMatches,
+  gatewayHasRoom,
+  isGatewayHost,
+  kindOf,
+  typeOf,
+} from './device.policy.ts';
+import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
+import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
+import { StockRepository } from './stock.repository.ts';
+import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
+
+const DEVICE_CONFLICTS = {
+  device_device_id: 'device.alreadyAdded',
+  device_stock_unique: 'device.alreadyAdded',
+} as const;
+
+/** One device to add: the contract's insertDevice input, optionally under a gateway host. */
+export type DeviceAdd = z.output<typeof DeviceAddInputSchema> & { hostDeviceId?: string | undefined };
+
+export interface AddRules {
+  /** Kinds the call accepts (addHost: gateway hosts); another kind is a type mismatch. */
+  kinds?: readonly DeviceKind[];
+}
+
+export interface DeviceListInput {
+  pageNum: number;
+  pageSize: number;
+  deviceType?: number | undefined;
+  kind?: DeviceGroup | undefined;
+  online?: boolean | undefined;
+  keyWord?: string | undefined;
+  providerId?: number | undefined;
+}
+
+/** Which field a refusal of an add is about, for per-row problems. */
+const FIELD_OF: Partial<Record<string, string>> = {
+  'device.typeMismatch': 'deviceType',
+  'device.typeUnknown': 'deviceType',
+  'device.notSubDeviceType': 'deviceType',
+  'device.notFound': 'hostDeviceId',
+  'device.notGateway': 'hostDeviceId',
+  'device.gatewayFull': 'hostDeviceId',
+  not_found: 'providerId',
+  'provider.required': 'providerId',
+  'provider.disabled': 'providerId',
+};
+
+/** Marks a batch with problems for rollback of its savepoint. */
+class BatchRefused extends Error {}
+
+/**
+ * Devices providers add from the registry: lists, counts, add (single and batch), edit and
+ * delete. A deleted device returns to stock. Every by-ID call treats another provider's device as
+ * missing ("the device does not exist").
+ */
+export class DeviceService {
+  readonly repo = new DeviceRepository();
+  private readonly stock = new StockRepository();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly commands: CommandService,
+    private readonly telecom: TelecomSyncService,
+    private readonly providers: ProviderService,
+  ) {}
+
+  /** Providers a list or count covers: a visible provider asked for, the chosen one, or the whole scope. */
+  scopeFor(caller: Caller, providerId: number | undefined): readonly number[] | null {
+    if (providerId !== undefined) {
+      if (!canSeeProvider(caller.scope, providerId)) throw notFound();
+      return [providerId];
+    }
+    return scopeIds(listScope(caller));
+  }
+
+  async list(caller: Caller, q: DeviceListInput) {
+    const typeCodes = this.typeFilter(q.deviceType, q.kind);
+    const { rows, total } = await this.repo.page(this.db, {
+      offset: (q.pageNum - 1) * q.pageSize,
+      limit: q.pageSize,
+      providerIds: this.scopeFor(caller, q.providerId),
+      typeCodes,
+      online: q.online,
+      keyWord: q.keyWord,
+    });
+    return { rows: await this.present(rows), total };
+  }
+
+  private typeFilter(deviceType: number | undefined, kind: DeviceGroup | undefined): number[] | undefined {
+    const byKind = kind ? codesOfGroup(kind, DEVICE_TYPES) : undefined;
+    if (deviceType === undefined) return byKind;
+    return byKind && !byKind.includes(deviceType) ? [] : [deviceType];
+  }
+
+  /** List rows as the contract shows them, with the commands still waiting for each device. */
+  async present(rows: readonly DeviceListRecord[], tx: Executor = this.db) {
+    const open = await this.commands.openOf(
+      rows.map((r) => r.device.id),
+      tx,
+    );
+    return rows.map((r) => this.presentRow(r, open.get(r.device.id) ?? []));
+  }
+
+  private presentRow(r: DeviceListRecord, pendingCommands: readonly string[]) {
+    const d = r.device;
+    const type = typeOf(d.typeCode);
+    return {
+      id: d.id,
+      deviceId: d.deviceId,
+      cipherId: r.cipherId,
+      deviceType: d.typeCode,
+      model: type.model,
+      kind: type.kind,
+      group: deviceGroupOf(type.kind),
+      name: d.name,
+      commMode: d.commMode as DeviceCommMode | null,
+      online: d.online,
+      lastSeenTime: d.lastSeenAt?.toISOString() ?? null,
+      firmwareVersion: d.firmwareVersion,
+      hardwareVersion: d.hardwareVersion,
+      signal: d.signal,
+      battery: d.battery,
+      installed: d.installed,
+      paired: d.paired,
+      sensorInitialised: d.sensorInitialised,
+      sensitivity: d.sensitivity,
+      reportInterval: d.reportInterval,
+      algMode: d.algMode,
+      uploadData: d.uploadData,
+      imei: r.imei,
+      imei4g: r.imei4g,
+      iccid: r.iccid,
+      hostDeviceId: r.hostDeviceId,
+      subDeviceCount: r.subDeviceCount,
+      thirdPartyId: d.thirdPartyId,
+      thirdPartyStatus: d.thirdPartyStatus as 'online' | 'offline' | 'unknown' | null,
+      thirdPartySyncTime: d.thirdPartySyncedAt?.toISOString() ?? null,
+      pendingCommands: pendingCommands as ('restart' | 'interval' | 'alg_mode' | 'force_init')[],
+      providerId: d.providerId,
+      providerName: r.providerName,
+      bunkId: r.bedId,
+      bunkName: r.bedName,
+      roomName: r.roomName,
+      floorName: r.floorName,
+      areaName: r.areaName,
+      userId: r.residentId,
+      userName: r.residentName,
+      remark: d.remark,
+      createTime: d.createdAt.toISOString(),
+    };
+  }
+
+  async summary(caller: Caller, providerId: number | undefined) {
+    const counts = await this.repo.countsByType(this.db, this.scopeFor(caller, providerId));
+    const groups = new Map(DEVICE_GROUP_NAMES.map((g) => [g, { kind: g, total: 0, online: 0, offline: 0 }]));
+    const all = { total: 0, online: 0, offline: 0 };
+    for (const c of counts) {
+      const group = groups.get(deviceGroupOf(kindOf(c.typeCode)));
+      for (const bucket of [group, all]) {
+        if (!bucket) continue;
+        bucket.total += c.n;
+        if (c.online) bucket.online += c.n;
+        else bucket.offline += c.n;
+      }
+    }
+    return { ...all, groups: [...groups.values()] };
+  }
+
+  /** The catalogue, filtered by the console's overseas flag (ED719W abroad, ED719N otherwise). */
+  types(abroad: boolean | undefined) {
+    return DEVICE_TYPES.filter(
+      (t) => abroad === undefined || !t.market || t.market === (abroad ? 'abroad' : 'domestic'),
+    ).map((t) => ({
+      code: t.code,
+      model: t.model,
+      kind: t.kind,
+      group: deviceGroupOf(t.kind),
+      market: t.market ?? null,
+    }));
+  }
+
+  /** Adds one device from the registry (insertDevice, addHost, a gateway's sub-device). */
+  async add(caller: Caller, input: DeviceAdd, ip: string, rules: AddRules = {}): Promise<DeviceRecord> {
+    return this.db.transaction((tx) => this.addIn(caller, input, tx, ip, rules));
+  }
+
+  /**
+   * The checks of an add, in the order the spec lists them: format (contract), registered, type,
+   * already added (here / elsewhere); then the gateway's kind and capacity. The registry row is
+   * locked, so two adds of one device ID are serialised.
+   */
+  async addIn(caller: Caller, input: DeviceAdd, tx: Executor, ip: string, rules: AddRules = {}): Promise<DeviceRecord> {
+    let providerId: number;
+    let host: DeviceRecord | undefined;
+    if (input.hostDeviceId !== undefined) {
+      host = await visibleDevice(this.repo, caller, input.hostDeviceId, tx, true);
+      if (!isGatewayHost(host.typeCode)) throw fail('device.notGateway');
+      providerId = host.providerId;
+    } else {
+      providerId = targetProvider(caller, input.providerId);
+      const provider = await this.providers.findById(providerId, tx);
+      if (!provider) throw notFound();
+      if (!provider.enabled) throw fail('provider.disabled');
+    }
+    const stock = await this.stock.findByDeviceId(tx, input.deviceId, true);
+    if (!stock) throw fail('device.notRegistered');
+    if (stock.typeCode !== input.deviceType || !firmwareMatches(input.firmwareType, stock.firmwareType)) {
+      throw fail('device.typeMismatch');
+    }
+    if (rules.kinds && !rules.kinds.includes(kindOf(stock.typeCode))) throw fail('device.typeMismatch');
+    const existing = await this.repo.findByStockId(tx, stock.id);
+    if (existing) {
+      throw fail(canSeeProvider(caller.scope, existing.providerId) ? 'device.alreadyAdded' : 'device.addedByOther');
+    }
+    if (host) {
+      if (!canPairUnderGateway(stock.typeCode)) throw fail('device.notSubDeviceType');
+      if (!gatewayHasRoom(await this.repo.countSubDevices(tx, host.id))) {
+        throw fail('device.gatewayFull', { max: CONSTANTS.maxSubDevicesPerGateway });
+      }
+    }
+    const now = this.clock.now();
+    let row: DeviceRecord;
+    try {
+      row = await this.repo.insert(tx, {
+        providerId,
+        stockId: stock.id,
+        deviceId: stock.deviceId,
+        typeCode: stock.typeCode,
+        name: input.name || null,
+        commMode: input.commMode ?? defaultCommMode(stock),
+        gatewayId: host?.id ?? null,
+        remark: input.remark || null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      const key = uniqueMessage(error, DEVICE_CONFLICTS);
+      if (key) throw fail(key);
+      throw error;
+    }
+    await this.audit.byCaller(
+      caller,
+      ip,
+      'device.add',
+      {
+        type: 'device',
+        id: row.deviceId,
+        providerId,
+        detail: { deviceType: row.typeCode, ...(host ? { hostDeviceId: host.deviceId } : {}) },
+      },
+      tx,
+    );
+    return row;
+  }
+
+  /**
+   * Adds many devices inside `tx`, all or nothing (the spreadsheet batch adds): each row is
+   * validated with the contract's schema and added in its own savepoint, so later rows see earlier
+   * ones (a gateway filling up, a repeated ID). Every problem is returned; when there is any,
+   * nothing is written.
+   */
+  async addMany(
+    caller: Caller,
+    rows: readonly unknown[],
+    tx: Executor,
+    ip = '',
+    rules: AddRules = {},
+  ): Promise<{ added: number; problems: DeviceRowProblem[] }> {
+    const problems: DeviceRowProblem[] = [];
+    let added = 0;
+    const schema = DeviceAddInputSchema.extend({
+      hostDeviceId: DeviceAddInputSchema.shape.deviceId.optional(),
+    });
+    try {
+      await tx.transaction(async (batch) => {
+        for (const [index, raw] of rows.entries()) {
+          const parsed = schema.safeParse(raw);
+          if (!parsed.success) {
+            const [issue] = parsed.error.issues;
+            if (issue) problems.push(problemOfIssue(index, issue, raw));
+            continue;
+          }
+          try {
+            await batch.transaction((sp) => this.addIn(caller, parsed.data, sp, ip, rules));
+            added++;
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            problems.push({ index, field: FIELD_OF[error.key] ?? 'deviceId', key: error.key, params: error.params });
+          }
+        }
+        if (problems.length) throw new BatchRefused();
+      });
+    } catch (error) {
+      if (!(error instanceof BatchRefused)) throw error;
+      return { added: 0, problems };
+    }
+    return { added, problems };
+  }
+
+  async update(
+    caller: Caller,
+    input: { deviceId: string; name?: string | null; commMode?: DeviceCommMode | null; remark?: string | null },
+    ip: string,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const device = await visibleDevice(this.repo, caller, input.deviceId, tx, true);
+      const values = {
+        ...(input.name === undefined ? {} : { name: input.name || null }),
+        ...(input.commMode === undefined ? {} : { commMode: input.commMode }),
+        ...(input.remark === undefined ? {} : { remark: input.remark || null }),
+      };
+      await this.repo.update(tx, device.id, { ...values, updatedAt: this.clock.now() });
+      await this.audit.byCaller(
+        caller,
+        ip,
+        'device.update',
+        { type: 'device', id: device.deviceId, providerId: device.providerId, detail: values },
+        tx,
+      );
+    });
+  }
+
+  /** Keeps (or stops keeping) the raw data of a device: a server-side setting, no command. */
+  async setUploadData(caller: Caller, deviceId: string, uploadData: boolean, ip: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const device = await visibleDevice(this.repo, caller, deviceId, tx, true);
+      await this.repo.update(tx, device.id, { uploadData, updatedAt: this.clock.now() });
+      await this.audit.byCaller(
+        caller,
+        ip,
+        'device.uploadData',
+        { type: 'device', id: device.deviceId, providerId: device.providerId, detail: { uploadData } },
+        tx,
+      );
+    });
+  }
+
+  /**
+   * Deletes a device: it returns to stock, its unanswered commands are cancelled, then its operator
+   * registration is removed. Refused while it is on a bed (a resident would silently lose
+   * monitoring; unlink it on the bed first) and for a gateway host with sub-devices.
+   * `expectType`: the type the caller names (he/deleteDevice); another one is a mismatch.
+   */
+  async remove(caller: Caller, deviceId: string, ip: string, expectType?: number): Promise<RemovalOutcome> {
+    const removed = await this.db.transaction(async (tx) => {
+      const device = await visibleDevice(this.repo, caller, deviceId, tx, true);
+      if (expectType !== undefined && device.typeCode !== expectType) throw fail('device.typeMismatch');
+      await this.removeIn(caller, device, tx, ip);
+      return device;
+    });
+    return this.telecom.removeRegistration(removed.thirdPartyId);
+  }
+
+  /** The delete itself, for a locked, visible device (also used by the gateway's replace). */
+  async removeIn(caller: Caller, device: DeviceRecord, tx: Executor, ip: string, action = 'device.delete') {
+    await assertNotOnBed(this.repo, [device.id], tx);
+    if (isGatewayHost(device.typeCode)) {
+      const subs = await this.repo.countSubDevices(tx, device.id);
+      if (subs > 0) throw fail('device.hasSubDevices', { count: subs });
+    }
+    await this.commands.cancelOpen([device.id], tx);
+    await this.repo.remove(tx, device.id);
+    await this.audit.byCaller(
+      caller,
+      ip,
+      action,
+      { type: 'device', id: device.deviceId, providerId: device.providerId, detail: { deviceType: device.typeCode } },
+      tx,
+    );
+  }
+}

@@ -1,0 +1,222 @@
+import { BED_DEVICE_TYPES, MATTRESSES, type Bunk, type CallResult, type getBunkConfiguration } from '@vigil/contract';
+import type { Db, Executor } from '../../db/database.ts';
+import { notFound } from '../../http/app-error.ts';
+import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { listScope, scopeIds } from '../../http/tenant.ts';
+import { FacilityQueryRepository, type BedFilter, type Counts } from './facility-query.repository.ts';
+import { addCounts, countsOf, mattressOf, toArea, toBunk, toRoom, withFree } from './facility.present.ts';
+import { PlaceRepository } from './place.repository.ts';
+
+export interface Paging {
+  pageNum: number;
+  pageSize: number;
+}
+
+export interface BedListQuery extends Paging {
+  keyWord?: string | undefined;
+  areaId?: number | undefined;
+  roomId?: number | undefined;
+  free?: boolean | undefined;
+  hasDevice?: boolean | undefined;
+  providerId?: number | undefined;
+}
+
+type Configuration = CallResult<typeof getBunkConfiguration>;
+
+const pageOf = (q: Paging) => ({ offset: (q.pageNum - 1) * q.pageSize, limit: q.pageSize });
+
+/** Every list, tree and summary of the facility, limited to what the caller sees. */
+export class FacilityViewService {
+  private readonly queries = new FacilityQueryRepository();
+  private readonly places = new PlaceRepository();
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Providers a list shows: the one asked for when the caller sees it (none otherwise, as for a
+   * provider that does not exist), else the chosen provider, else the whole scope (null: all).
+   */
+  providersFor(caller: Caller, providerId?: number): readonly number[] | null {
+    if (providerId !== undefined) return canSeeProvider(caller.scope, providerId) ? [providerId] : [];
+    return scopeIds(listScope(caller));
+  }
+
+  async areaList(
+    caller: Caller,
+    q: Paging & { keyWord?: string | undefined; areaId?: number | undefined; providerId?: number | undefined },
+  ) {
+    const { rows, total } = await this.queries.areas(
+      this.db,
+      { providerIds: this.providersFor(caller, q.providerId), keyWord: q.keyWord, parentId: q.areaId },
+      pageOf(q),
+    );
+    const ids = rows.map((r) => r.area.id);
+    const floors = await this.queries.floorCounts(this.db, ids);
+    const floorsPerArea = await this.queries.floorsPerArea(this.db, ids);
+    return {
+      total,
+      rows: rows.map(({ area, providerName, parentName }) => {
+        const mine = floors.filter((f) => (area.parentId === null ? f.areaId === area.id : f.floorId === area.id));
+        const counts = mine.reduce<Counts>((sum, f) => addCounts(sum, f), countsOf(undefined));
+        const roomCount = mine.reduce((n, f) => n + f.roomCount, 0);
+        const floorCount = area.parentId === null ? (floorsPerArea.get(area.id) ?? 0) : 0;
+        return toArea(area, { providerName, parentName }, { ...counts, floorCount, roomCount });
+      }),
+    };
+  }
+
+  /** The facility tree with bed counts on every node. */
+  async tree(caller: Caller, providerId?: number) {
+    const providerIds = this.providersFor(caller, providerId);
+    const [allAreas, allRooms, counts] = [
+      await this.queries.allAreas(this.db, providerIds),
+      await this.queries.allRooms(this.db, providerIds),
+      await this.queries.countsByRoom(this.db, providerIds),
+    ];
+    const roomsByFloor = new Map<number, typeof allRooms>();
+    for (const room of allRooms) roomsByFloor.set(room.floorId, [...(roomsByFloor.get(room.floorId) ?? []), room]);
+    const floorsOf = (areaId: number) => allAreas.filter((a) => a.area.parentId === areaId);
+    return allAreas
+      .filter((a) => a.area.parentId === null)
+      .map(({ area, providerName }) => {
+        let areaCounts = countsOf(undefined);
+        const floors = floorsOf(area.id).map(({ area: floor }) => {
+          let floorCounts = countsOf(undefined);
+          const rooms = (roomsByFloor.get(floor.id) ?? []).map((room) => {
+            const c = countsOf(counts.get(room.id));
+            floorCounts = addCounts(floorCounts, c);
+            return { id: room.id, name: room.name, ...withFree(c) };
+          });
+          areaCounts = addCounts(areaCounts, floorCounts);
+          return { id: floor.id, name: floor.name, sort: floor.sort, ...withFree(floorCounts), rooms };
+        });
+        return {
+          id: area.id,
+          name: area.name,
+          sort: area.sort,
+          providerId: area.providerId,
+          providerName,
+          ...withFree(areaCounts),
+          floors,
+        };
+      });
+  }
+
+  /** Rooms of an area (all its floors) or a floor that the caller sees. */
+  async roomsOfArea(caller: Caller, areaId: number) {
+    const area = await this.places.area(this.db, areaId);
+    if (!area || !canSeeProvider(caller.scope, area.providerId)) throw notFound();
+    return (await this.rooms([area.providerId], { areaId })).rows;
+  }
+
+  async roomList(
+    caller: Caller,
+    q: Paging & { keyWord?: string | undefined; areaId?: number | undefined; providerId?: number | undefined },
+  ) {
+    return this.rooms(this.providersFor(caller, q.providerId), { keyWord: q.keyWord, areaId: q.areaId }, pageOf(q));
+  }
+
+  /** Every room in scope (the bed screen's room filter). */
+  async allRooms(caller: Caller, q: { keyWord?: string | undefined; areaId?: number | undefined }) {
+    return (await this.rooms(this.providersFor(caller), q)).rows;
+  }
+
+  private async rooms(
+    providerIds: readonly number[] | null,
+    f: { keyWord?: string | undefined; areaId?: number | undefined },
+    page?: { offset: number; limit: number },
+  ) {
+    const { rows, total } = await this.queries.rooms(this.db, { providerIds, ...f }, page);
+    const counts = await this.queries.roomCounts(
+      this.db,
+      rows.map((r) => r.id),
+    );
+    return { rows: rows.map((r) => toRoom(r, counts.get(r.id))), total };
+  }
+
+  /** Beds of a room the caller sees. */
+  async bedsOfRoom(caller: Caller, roomId: number): Promise<Bunk[]> {
+    const room = await this.places.room(this.db, roomId);
+    if (!room || !canSeeProvider(caller.scope, room.providerId)) throw notFound();
+    return (await this.queries.beds(this.db, { providerIds: [room.providerId], roomId })).rows.map(toBunk);
+  }
+
+  async bedList(caller: Caller, q: BedListQuery) {
+    const filter: BedFilter = {
+      providerIds: this.providersFor(caller, q.providerId),
+      keyWord: q.keyWord,
+      areaId: q.areaId,
+      roomId: q.roomId,
+      free: q.free,
+      hasDevice: q.hasDevice,
+    };
+    const { rows, total } = await this.queries.beds(this.db, filter, pageOf(q));
+    return { rows: rows.map(toBunk), total };
+  }
+
+  async bedsByRoomName(caller: Caller, q: { roomName: string; areaId?: number | undefined }): Promise<Bunk[]> {
+    const filter = { providerIds: this.providersFor(caller), roomName: q.roomName, areaId: q.areaId };
+    return (await this.queries.beds(this.db, filter)).rows.map(toBunk);
+  }
+
+  /** One bed as the wire shows it (after a save). */
+  async bed(id: number, executor: Executor = this.db): Promise<Bunk> {
+    const [row] = (await this.queries.beds(executor, { providerIds: null, ids: [id] })).rows;
+    if (!row) throw notFound();
+    return toBunk(row);
+  }
+
+  /** Options of the bed forms and the area → floor → room → bed picker. */
+  async configuration(
+    caller: Caller,
+    q: { providerId?: number | undefined; free?: boolean | undefined },
+  ): Promise<Configuration> {
+    const providerIds = this.providersFor(caller, q.providerId);
+    const allAreas = await this.queries.allAreas(this.db, providerIds);
+    const allRooms = await this.queries.allRooms(this.db, providerIds);
+    const allBeds = (await this.queries.beds(this.db, { providerIds, free: q.free })).rows;
+    const bedsByRoom = new Map<number, typeof allBeds>();
+    for (const bed of allBeds) bedsByRoom.set(bed.roomId, [...(bedsByRoom.get(bed.roomId) ?? []), bed]);
+    return {
+      mattresses: [...MATTRESSES],
+      deviceTypes: [...BED_DEVICE_TYPES],
+      areas: allAreas
+        .filter((a) => a.area.parentId === null)
+        .map(({ area }) => ({
+          id: area.id,
+          name: area.name,
+          providerId: area.providerId,
+          floors: allAreas
+            .filter((f) => f.area.parentId === area.id)
+            .map(({ area: floor }) => ({
+              id: floor.id,
+              name: floor.name,
+              rooms: allRooms
+                .filter((r) => r.floorId === floor.id)
+                .map((room) => ({
+                  id: room.id,
+                  name: room.name,
+                  beds: (bedsByRoom.get(room.id) ?? []).map((b) => ({
+                    id: b.id,
+                    name: b.name,
+                    mattress: mattressOf(b.mattress),
+                    userId: b.userId,
+                    userName: b.userName,
+                    deviceId: b.deviceId,
+                  })),
+                })),
+            })),
+        })),
+    };
+  }
+
+  /** Bed totals overall and per area. */
+  async summary(caller: Caller, providerId?: number) {
+    const rows = await this.queries.summaryByArea(this.db, this.providersFor(caller, providerId));
+    const areas = rows.map((r) => ({ ...r, free: r.total - r.occupied }));
+    const total = areas.reduce((n, a) => n + a.total, 0);
+    const occupied = areas.reduce((n, a) => n + a.occupied, 0);
+    const withDevice = areas.reduce((n, a) => n + a.withDevice, 0);
+    return { total, occupied, free: total - occupied, withDevice, withoutDevice: total - withDevice, areas };
+  }
+}

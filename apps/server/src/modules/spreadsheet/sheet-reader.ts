@@ -1,0 +1,76 @@
+import { CONSTANTS, type UploadedFile } from '@vigil/contract';
+import * as XLSX from '@e965/xlsx';
+import { invalid } from '../../http/app-error.ts';
+import { inspectZip } from './zip-guard.ts';
+
+/** One sheet's cells as trimmed text, header row first; dates as YYYY-MM-DD. */
+export type SheetRows = string[][];
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const cellText = (value: unknown): string => {
+  if (value === null || value === undefined) return '';
+  // SheetJS builds date cells in local time: read them back the same way.
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime())
+      ? ''
+      : `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(12)));
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  return String(value).trim();
+};
+
+/**
+ * Reads the first sheet of an uploaded .xls/.xlsx. The extension and the file's own signature
+ * must agree, the size is capped before parsing and an .xlsx's zip is inspected for bombs
+ * before the parser inflates it; formulas are never evaluated (cached values only).
+ */
+export type SheetLimits = { maxBytes: number; maxRows: number };
+
+export const readFirstSheet = (
+  file: UploadedFile,
+  limits: SheetLimits = {
+    maxBytes: CONSTANTS.spreadsheetImport.maxBytes,
+    maxRows: CONSTANTS.spreadsheetImport.maxRows,
+  },
+): SheetRows => {
+  const name = file.filename.toLowerCase();
+  const { bytes } = file;
+  if (bytes.length > limits.maxBytes) throw invalid('import.tooLarge', { maxMb: limits.maxBytes / 1024 / 1024 });
+  const isXlsx = name.endsWith('.xlsx') && startsWith(bytes, ZIP_MAGIC);
+  const isXls = name.endsWith('.xls') && startsWith(bytes, CFB_MAGIC);
+  if (!isXlsx && !isXls) throw invalid('import.format');
+  if (isXlsx && !inspectZip(bytes).ok) throw invalid('import.unreadable');
+
+  let workbook: XLSX.WorkBook;
+  try {
+    workbook = XLSX.read(bytes, {
+      type: 'buffer',
+      cellDates: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      bookVBA: false,
+      // Header + allowed rows + one more, so an oversized sheet is detected without parsing all of it.
+      sheetRows: limits.maxRows + 2,
+      sheets: 0,
+      dense: true,
+    });
+  } catch {
+    throw invalid('import.unreadable');
+  }
+  const firstName = workbook.SheetNames[0];
+  const sheet = firstName === undefined ? undefined : workbook.Sheets[firstName];
+  if (!sheet) throw invalid('import.empty');
+  const raw = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: false });
+  const rows = raw.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell !== ''));
+  if (rows.length < 2) throw invalid('import.empty');
+  const width = Math.max(...rows.map((r) => r.length));
+  if (width < 2) throw invalid('import.columns');
+  if (rows.length - 1 > limits.maxRows)
+    throw invalid('import.tooManyRows', { max: limits.maxRows, rows: `> ${limits.maxRows}` });
+  return rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+};

@@ -1,0 +1,89 @@
+import { deviceCalls } from '@vigil/contract';
+import { eq } from 'drizzle-orm';
+import { devices } from '../db/schema.ts';
+import type { TestApp } from './harness.ts';
+import type { ProbeRefs } from './tenancy-probe.ts';
+
+const must = <T>(what: string, res: { status: number; msg: string; data: T | null }): T => {
+  if (res.status !== 200 || res.data === null) throw new Error(`seed ${what}: ${res.status} ${res.msg}`);
+  return res.data;
+};
+
+/**
+ * Device rows for the tenancy matrix, made through the API: registry entries loaded by the
+ * platform administrator, then the foreign tenant's gateway host with a sub-device and a
+ * standalone NB-IoT sensor (IDs and names carrying the marker, a pending command queued), and
+ * the probing tenant's own gateway host with a sub-device. The bed devices come from the facility seed.
+ */
+export const seedDevices = async (
+  app: TestApp,
+  admin: string,
+  foreign: { token: string },
+  own: { token: string },
+): Promise<ProbeRefs['objects']> => {
+  const ids = {
+    bHost: 'FOREIGNB-GW-1',
+    bSub: 'FOREIGNB-SUB-1',
+    bSensor: 'FOREIGNB-NB-1',
+    aHost: 'A-GW-1',
+    aSub: 'A-SUB-1',
+  };
+  must(
+    'device registry',
+    await app.call(
+      deviceCalls.deviceStockImport,
+      {
+        rows: [
+          { deviceId: ids.bHost, deviceType: 21008, batch: 'FOREIGNB batch' },
+          { deviceId: ids.bSub, deviceType: 20995 },
+          { deviceId: ids.bSensor, deviceType: 20996, imei: '869999999999999', cipherId: 'FOREIGNBCIPHER' },
+          { deviceId: ids.aHost, deviceType: 21008 },
+          { deviceId: ids.aSub, deviceType: 20995 },
+        ],
+      },
+      { token: admin },
+    ),
+  );
+  const b = { token: foreign.token };
+  must(
+    'B host',
+    await app.call(
+      deviceCalls.heAddHost,
+      { deviceId: ids.bHost, name: 'FOREIGNB gateway', remark: 'FOREIGNB remark' },
+      b,
+    ),
+  );
+  must(
+    'B sub-device',
+    await app.call(
+      deviceCalls.heInsertDevice,
+      { hostDeviceId: ids.bHost, deviceId: ids.bSub, deviceType: 20995, name: 'FOREIGNB door' },
+      b,
+    ),
+  );
+  must(
+    'B sensor',
+    await app.call(deviceCalls.insertDevice, { deviceId: ids.bSensor, deviceType: 20996, name: 'FOREIGNB smoke' }, b),
+  );
+  // What the device gateway will do: report B's sensor online; B then queues a restart for it.
+  await app.database.db.update(devices).set({ online: true }).where(eq(devices.deviceId, ids.bSensor));
+  must('B command', await app.call(deviceCalls.restartDevice, { deviceId: ids.bSensor }, b));
+
+  const a = { token: own.token };
+  must('A host', await app.call(deviceCalls.heAddHost, { deviceId: ids.aHost, name: 'A gateway' }, a));
+  must(
+    'A sub-device',
+    await app.call(deviceCalls.heInsertDevice, { hostDeviceId: ids.aHost, deviceId: ids.aSub, deviceType: 20995 }, a),
+  );
+  return {
+    deviceCode: {
+      foreign: [
+        { label: 'B-gateway', id: ids.bHost },
+        { label: 'B-sub-device', id: ids.bSub },
+        { label: 'B-nb-sensor', id: ids.bSensor },
+      ],
+      own: ids.aSub,
+    },
+    gatewayCode: { foreign: [{ label: 'B-gateway', id: ids.bHost }], own: ids.aHost },
+  };
+};

@@ -1,0 +1,17 @@
+/**
+ * What browsers import: everything the console needs at run time without zod.
+ * Calls arrive as endpoints (method, path, input); their types still come from the catalogue.
+ */
+export * from './endpoints.generated.ts';
+export * from './client.ts';
+export * from './console-routes.ts';
+export * from './constants.ts';
+export * from './device-types.ts';
+export * from './roles.ts';
+export * from './status.ts';
+export * from './password-rules.ts';
+export type * from './call.ts';
+export type * from './envelope.ts';
+export type { Account } from './calls/account.ts';
+export type { LoginResult, ProviderOption, SessionInfo } from './calls/auth.ts';
+export type { Provider } from './calls/provider.ts';

@@ -1,0 +1,589 @@
+import { z } from 'zod';
+import { defineCall, type CallDef } from '../call.ts';
+import { CONSTANTS } from '../constants.ts';
+import { DEVICE_KINDS, DEVICE_TYPES, type DeviceKind } from '../device-types.ts';
+import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
+
+/**
+ * Calls of the devices domain (issue 4): the device registry (stock) loaded by platform
+ * administrators, the devices providers add from it, commands queued for devices, operator
+ * (telecom) platform sync and gateway hosts with their sub-devices (`/he/…`).
+ *
+ * Devices are named by their plaintext device ID (`deviceId`, stored upper-case) everywhere.
+ */
+
+/** Provider accounts and device administrators change devices; government viewers never do. */
+const EDITORS = ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'] as const;
+/** Installers (app) also add, pair, initialise and restart devices on site. */
+const INSTALLERS = [...EDITORS, 'MAINTAIN'] as const;
+/** Device lists: editors and installers. */
+const READERS = INSTALLERS;
+/** The registry, raw-data upload and moving gateways between providers: platform device administrators. */
+const ADMINS = ['SUPER_ROLE', 'SENIOR_ROLE'] as const;
+
+/** Console groups of device kinds: the device screens and the summary counts. */
+export const DEVICE_GROUPS = {
+  sleep: ['sleep_monitor'],
+  fall: ['fall_radar'],
+  security: [
+    'emergency_button',
+    'flood_sensor',
+    'door_magnet',
+    'smoke_sensor',
+    'gas_sensor',
+    'co_sensor',
+    'infrared_motion',
+  ],
+  gateway: ['gateway_host'],
+  wearable: ['badge', 'nurse_watch'],
+} as const satisfies Record<string, readonly DeviceKind[]>;
+export type DeviceGroup = keyof typeof DEVICE_GROUPS;
+export const DEVICE_GROUP_NAMES = Object.keys(DEVICE_GROUPS) as [DeviceGroup, ...DeviceGroup[]];
+export const deviceGroupOf = (kind: DeviceKind): DeviceGroup =>
+  DEVICE_GROUP_NAMES.find((g) => (DEVICE_GROUPS[g] as readonly DeviceKind[]).includes(kind)) ?? 'security';
+/** Kinds a gateway host pairs as sub-devices: the security sensors. */
+export const GATEWAY_SUB_DEVICE_KINDS: readonly DeviceKind[] = DEVICE_GROUPS.security;
+/** Kinds whose sensor is initialised on an empty bed (forceInitSensor). */
+export const SENSOR_INIT_KINDS: readonly DeviceKind[] = ['sleep_monitor'];
+/** Kinds with an algorithm mode (updateAlgMode). */
+export const ALG_MODE_KINDS: readonly DeviceKind[] = ['sleep_monitor', 'fall_radar'];
+
+export const DEVICE_COMM_MODES = ['wifi', 'nb-iot', '4g', 'zigbee', 'lora', 'ble', 'ethernet'] as const;
+export type DeviceCommMode = (typeof DEVICE_COMM_MODES)[number];
+/** Commands queued for the device gateway. */
+export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init'] as const;
+export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
+export const DEVICE_COMMAND_STATES = ['pending', 'sent', 'acked', 'failed', 'superseded', 'cancelled'] as const;
+export type DeviceCommandState = (typeof DEVICE_COMMAND_STATES)[number];
+/** Longest device name. */
+export const DEVICE_NAME_MAX = 64;
+/** Most registry rows one import call takes. */
+export const DEVICE_STOCK_IMPORT_MAX = 5000;
+/** Highest algorithm mode code (one byte on the wire). */
+export const DEVICE_ALG_MODE_MAX = 255;
+
+const TYPE_CODES = DEVICE_TYPES.map((t) => t.code);
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+
+/** Digits, letters and '-' only (spec: "id format wrong"); normalised to upper case. */
+export const deviceIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/, { error: 'device.idFormat' })
+  .transform((s) => s.toUpperCase())
+  .describe('Device ID: digits, letters and -, at most 64; case-insensitive (stored upper-case)');
+/** A type code of the device-type catalogue. */
+export const deviceTypeSchema = z.coerce
+  .number()
+  .int()
+  .min(Math.min(...TYPE_CODES))
+  .max(Math.max(...TYPE_CODES))
+  .refine((code) => TYPE_CODES.includes(code), { error: 'device.typeUnknown' })
+  .describe('Type code of the device-type catalogue (GET /device/deviceTypes)');
+const deviceName = z
+  .string()
+  .trim()
+  .max(DEVICE_NAME_MAX)
+  .regex(NO_CONTROL, { error: 'validation.format' })
+  .describe(`Display name, at most ${DEVICE_NAME_MAX} characters; empty clears it`);
+const commMode = z.enum(DEVICE_COMM_MODES);
+/** A required true/false (form or JSON): a missing value reads "… is required", not "… is invalid". */
+const requiredFlag = z.union(
+  [z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')],
+  {
+    error: (issue) => (issue.input === undefined || issue.input === '' ? 'validation.required' : 'validation.invalid'),
+  },
+);
+const providerFilter = intId
+  .optional()
+  .describe('Only this provider (must be visible); default: the chosen provider, else the whole scope');
+
+const digits = (n: string) => new RegExp(`^[0-9]{${n}}$`);
+/** One registry entry as an administrator loads it. */
+export const DeviceStockRowInputSchema = z.object({
+  deviceId: deviceIdSchema,
+  cipherId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9+/=_-]{1,128}$/, { error: 'validation.format' })
+    .optional()
+    .describe('Ciphertext device ID printed on the label (letters, digits, + / = _ -; at most 128)'),
+  deviceType: deviceTypeSchema,
+  imei: z.string().trim().regex(digits('15'), { error: 'device.imeiFormat' }).optional(),
+  imei4g: z.string().trim().regex(digits('15'), { error: 'device.imeiFormat' }).optional(),
+  iccid: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{18,20}[0-9A-Fa-f]?$/, { error: 'device.iccidFormat' })
+    .optional(),
+  model: z.string().trim().max(32).optional().describe("Must be the type's model when given"),
+  batch: z.string().trim().max(64).regex(NO_CONTROL, { error: 'validation.format' }).optional(),
+  firmwareType: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,32}$/, { error: 'validation.format' })
+    .optional(),
+});
+export type DeviceStockRowInput = z.input<typeof DeviceStockRowInputSchema>;
+
+/** One device a provider adds (insertDevice; the batch add of a later spreadsheet import takes the same rows). */
+export const DeviceAddInputSchema = z.object({
+  deviceId: deviceIdSchema,
+  deviceType: deviceTypeSchema,
+  name: deviceName.optional(),
+  commMode: commMode
+    .optional()
+    .describe('Default: 4g when the registry holds a 4G module IMEI, nb-iot when it holds an IMEI, else none'),
+  firmwareType: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,32}$/, { error: 'validation.format' })
+    .optional()
+    .describe("Must match the registry's firmware type when both are known"),
+  remark: remark.optional(),
+  providerId: intId
+    .optional()
+    .describe('Provider the device is added to (platform and class 1 callers); default: the chosen provider'),
+});
+export type DeviceAddInput = z.input<typeof DeviceAddInputSchema>;
+
+const time = z.string().describe('ISO 8601');
+
+export const DeviceRowSchema = z.object({
+  id: z.number().int(),
+  deviceId: z.string(),
+  cipherId: z.string().nullable(),
+  deviceType: z.number().int(),
+  model: z.string(),
+  kind: z.enum(DEVICE_KINDS),
+  group: z.enum(DEVICE_GROUP_NAMES),
+  name: z.string().nullable(),
+  commMode: commMode.nullable(),
+  online: z.boolean(),
+  lastSeenTime: time.nullable(),
+  firmwareVersion: z.string().nullable(),
+  hardwareVersion: z.string().nullable(),
+  signal: z.number().int().nullable(),
+  battery: z.number().int().nullable(),
+  installed: z.boolean(),
+  paired: z.boolean(),
+  sensorInitialised: z.boolean(),
+  sensitivity: z.number().int().nullable(),
+  reportInterval: z.number().int().nullable().describe('Requested reporting interval (seconds)'),
+  algMode: z.number().int().nullable().describe('Requested algorithm mode'),
+  uploadData: z.boolean().describe('Raw data of this device is kept (original data screen)'),
+  imei: z.string().nullable(),
+  imei4g: z.string().nullable(),
+  iccid: z.string().nullable(),
+  hostDeviceId: z.string().nullable().describe('Gateway host of a sub-device'),
+  subDeviceCount: z.number().int().describe('Sub-devices of a gateway host (0 otherwise)'),
+  thirdPartyId: z.string().nullable().describe('Registration on the operator IoT platform'),
+  thirdPartyStatus: z.enum(['online', 'offline', 'unknown']).nullable(),
+  thirdPartySyncTime: time.nullable(),
+  pendingCommands: z.array(z.enum(DEVICE_COMMANDS)).describe('Commands queued and not yet delivered to the device'),
+  providerId: z.number().int(),
+  providerName: z.string(),
+  bunkId: z.number().int().nullable().describe('The bed the device is linked to'),
+  bunkName: z.string().nullable(),
+  roomName: z.string().nullable(),
+  floorName: z.string().nullable(),
+  areaName: z.string().nullable(),
+  userId: z.number().int().nullable().describe('The resident in that bed'),
+  userName: z.string().nullable().describe("The resident's name"),
+  remark: z.string().nullable(),
+  createTime: time,
+});
+export type DeviceRow = z.infer<typeof DeviceRowSchema>;
+
+export const DeviceSubRowSchema = DeviceRowSchema.pick({
+  id: true,
+  deviceId: true,
+  deviceType: true,
+  model: true,
+  kind: true,
+  name: true,
+  online: true,
+  lastSeenTime: true,
+  battery: true,
+  signal: true,
+  paired: true,
+  pendingCommands: true,
+});
+export const DeviceHostRowSchema = DeviceRowSchema.extend({ subDevices: z.array(DeviceSubRowSchema) });
+
+export const DeviceStockRowSchema = z.object({
+  deviceId: z.string(),
+  cipherId: z.string().nullable(),
+  deviceType: z.number().int(),
+  model: z.string().nullable(),
+  imei: z.string().nullable(),
+  imei4g: z.string().nullable(),
+  iccid: z.string().nullable(),
+  firmwareType: z.string().nullable(),
+  batch: z.string().nullable(),
+  importTime: time,
+  stockState: z.enum(['in_stock', 'added']),
+  providerId: z.number().int().nullable().describe('The provider that added it'),
+  providerName: z.string().nullable(),
+});
+
+export const DeviceRowProblemSchema = z.object({
+  index: z.number().int().describe('Position in the list, from 0'),
+  field: z.string(),
+  msgKey: z.string(),
+  msg: z.string(),
+});
+
+export const DeviceCommandReceiptSchema = z
+  .object({
+    commandId: z.number().int(),
+    command: z.enum(DEVICE_COMMANDS),
+    state: z.literal('pending'),
+    queuedTime: time,
+  })
+  .describe(
+    'The command is queued durably for the device gateway; it is not yet delivered. ' +
+      'The device list shows it under pendingCommands until the device acknowledges it.',
+  );
+
+const deviceRef = z.object({ deviceId: deviceIdSchema });
+const telecomOutcome = z.enum(['removed', 'not_registered', 'disabled', 'failed']);
+
+const TELECOM_NOTE =
+  ' Needs TELECOM_API_URL; without it the call answers telecom.disabled. Only NB-IoT and 4G devices with an IMEI are registered.';
+
+export const deviceCalls = {
+  // --- Registry (stock) ------------------------------------------------------------------------
+  deviceStockImport: defineCall({
+    method: 'POST',
+    path: '/device/stock/import',
+    auth: ADMINS,
+    input: 'json',
+    request: z.object({
+      rows: z
+        .array(DeviceStockRowInputSchema)
+        .max(DEVICE_STOCK_IMPORT_MAX)
+        .describe(`1 to ${DEVICE_STOCK_IMPORT_MAX} registry entries (one for a single entry)`),
+    }),
+    result: z.object({ added: z.number().int() }),
+    summary:
+      'Load manufactured device IDs into the registry (all or nothing). A refused import answers inner 400 ' +
+      'deviceStock.rowErrors with data.problems (index, field, msgKey, msg) and adds nothing. Documented extra.',
+    tag: 'device',
+  }),
+  deviceStockList: defineCall({
+    method: 'POST',
+    path: '/device/stock/list',
+    auth: ADMINS,
+    input: 'json',
+    request: z.object({
+      ...pageQuery,
+      keyWord: z.string().trim().max(64).optional().describe('Matches device ID, cipher ID, IMEI, ICCID and batch'),
+      deviceType: deviceTypeSchema.optional(),
+      stockState: z.enum(['in_stock', 'added']).optional(),
+    }),
+    result: pageOf(DeviceStockRowSchema),
+    summary:
+      'Registry entries, newest first, with their state: in stock, or added by a provider. Administrators ' +
+      'limited by data permission see entries in stock and those added by their providers. Documented extra.',
+    tag: 'device',
+  }),
+  deviceStockRemove: defineCall({
+    method: 'POST',
+    path: '/device/stock/remove',
+    auth: ADMINS,
+    input: 'json',
+    request: deviceRef,
+    result: nothing,
+    summary:
+      'Remove a registry entry loaded by mistake; only while it is in stock (device.notInStock once a provider ' +
+      'added it, device.notRegistered when unknown). Documented extra.',
+    tag: 'device',
+  }),
+
+  // --- Devices -----------------------------------------------------------------------------------
+  getDeviceList: defineCall({
+    method: 'POST',
+    path: '/device/getDeviceList',
+    auth: READERS,
+    input: 'json',
+    request: z.object({
+      ...pageQuery,
+      deviceType: deviceTypeSchema.optional(),
+      kind: z.enum(DEVICE_GROUP_NAMES).optional().describe('sleep, fall, security, gateway or wearable devices'),
+      online: flag.optional(),
+      keyWord: z.string().trim().max(64).optional().describe('Matches device ID, device name, bed and resident name'),
+      providerId: providerFilter,
+    }),
+    result: pageOf(DeviceRowSchema),
+    summary: 'Devices with their state, bed, room and resident, newest first',
+    tag: 'device',
+  }),
+  getDeviceSummary: defineCall({
+    method: 'GET',
+    path: '/device/getDeviceSummary',
+    auth: READERS,
+    input: 'query',
+    request: z.object({ providerId: providerFilter }),
+    result: z.object({
+      total: z.number().int(),
+      online: z.number().int(),
+      offline: z.number().int(),
+      groups: z.array(
+        z.object({
+          kind: z.enum(DEVICE_GROUP_NAMES),
+          total: z.number().int(),
+          online: z.number().int(),
+          offline: z.number().int(),
+        }),
+      ),
+    }),
+    summary: 'Device counts (total, online, offline), overall and per group',
+    tag: 'device',
+  }),
+  deviceTypes: defineCall({
+    method: 'GET',
+    path: '/device/deviceTypes',
+    auth: 'session',
+    input: 'query',
+    request: z.object({
+      abroad: flag
+        .optional()
+        .describe('The console\u2019s overseas flag: true lists ED719W, false ED719N; omitted lists every type'),
+    }),
+    result: z.array(
+      z.object({
+        code: z.number().int(),
+        model: z.string(),
+        kind: z.enum(DEVICE_KINDS),
+        group: z.enum(DEVICE_GROUP_NAMES),
+        market: z.enum(['abroad', 'domestic']).nullable(),
+      }),
+    ),
+    summary: 'The device-type catalogue',
+    tag: 'device',
+  }),
+  insertDevice: defineCall({
+    method: 'POST',
+    path: '/device/insertDevice',
+    auth: INSTALLERS,
+    input: 'json',
+    request: DeviceAddInputSchema,
+    result: z.object({ id: z.number().int(), deviceId: z.string() }),
+    summary:
+      'Add a registry device to a provider. Refused: device.idFormat, device.notRegistered, device.typeMismatch, ' +
+      'device.alreadyAdded (visible to the caller), device.addedByOther',
+    tag: 'device',
+  }),
+  updateDevice: defineCall({
+    method: 'POST',
+    path: '/device/updateDevice',
+    auth: EDITORS,
+    input: 'json',
+    request: z.object({
+      deviceId: deviceIdSchema,
+      name: deviceName.nullable().optional(),
+      commMode: commMode.nullable().optional(),
+      remark: remark.nullable().optional(),
+    }),
+    result: nothing,
+    summary: 'Rename a device or change its communication mode or remark; omitted fields are kept',
+    tag: 'device',
+  }),
+  deleteDevice: defineCall({
+    method: 'GET',
+    path: '/device/deleteDevice',
+    auth: EDITORS,
+    input: 'query',
+    request: deviceRef,
+    result: z.object({
+      telecom: telecomOutcome.describe('What happened to its operator registration, after the device was removed'),
+      telecomMsg: z.string().nullable(),
+    }),
+    summary:
+      'Remove a device from its provider: it returns to stock and its pending commands are cancelled. Refused ' +
+      'while it is linked to a bed (device.linkedToBed) or, for a gateway host, while it has sub-devices',
+    tag: 'device',
+  }),
+  isUploadData: defineCall({
+    method: 'POST',
+    path: '/device/isUploadData',
+    auth: ADMINS,
+    input: 'json',
+    request: z.object({ deviceId: deviceIdSchema, uploadData: requiredFlag }),
+    result: nothing,
+    summary: 'Keep (or stop keeping) the raw data of a device for the original-data screen',
+    tag: 'device',
+  }),
+  updateInterval: defineCall({
+    method: 'GET',
+    path: '/device/updateInterval',
+    auth: INSTALLERS,
+    input: 'query',
+    request: z.object({
+      deviceId: deviceIdSchema,
+      interval: z.coerce
+        .number()
+        .int()
+        .min(CONSTANTS.reportingIntervalMin)
+        .max(CONSTANTS.reportingIntervalMax)
+        .describe('Reporting interval in seconds, 1 to 254'),
+    }),
+    result: DeviceCommandReceiptSchema,
+    summary: 'Queue a new reporting interval for a device (delivered by the device gateway)',
+    tag: 'device',
+  }),
+  updateAlgMode: defineCall({
+    method: 'POST',
+    path: '/device/updateAlgMode',
+    auth: INSTALLERS,
+    input: 'form',
+    request: z.object({
+      deviceId: deviceIdSchema,
+      algMode: z.coerce.number().int().min(0).max(DEVICE_ALG_MODE_MAX).describe('Algorithm mode code, 0 to 255'),
+    }),
+    result: DeviceCommandReceiptSchema,
+    summary: 'Queue an algorithm mode for a sleep monitor or fall radar (delivered by the device gateway)',
+    tag: 'device',
+  }),
+  forceInitSensor: defineCall({
+    method: 'POST',
+    path: '/device/forceInitSensor',
+    auth: INSTALLERS,
+    input: 'form',
+    request: z.object({
+      deviceId: deviceIdSchema,
+      emptyBed: requiredFlag.describe(
+        'The caller confirms nobody is on the bed: a sensor is initialised on an empty bed',
+      ),
+    }),
+    result: DeviceCommandReceiptSchema,
+    summary:
+      'Queue the initialisation of an installed sleep sensor (linked to a bed); refused unless the bed is confirmed empty',
+    tag: 'device',
+  }),
+  restartDevice: defineCall({
+    method: 'POST',
+    path: '/deviceManage/restartDevice',
+    auth: INSTALLERS,
+    input: 'json',
+    request: deviceRef,
+    result: DeviceCommandReceiptSchema,
+    summary: 'Queue a restart; only online devices can be restarted (device.restartOffline)',
+    tag: 'device',
+  }),
+  syncThirdDevice: defineCall({
+    method: 'POST',
+    path: '/device/syncThirdDevice',
+    auth: EDITORS,
+    input: 'json',
+    request: deviceRef,
+    result: z.object({
+      deviceId: z.string(),
+      thirdPartyId: z.string(),
+      thirdPartyStatus: z.enum(['online', 'offline', 'unknown']),
+      thirdPartySyncTime: time,
+    }),
+    summary: `Register a device on the operator IoT platform when needed and read its status.${TELECOM_NOTE}`,
+    tag: 'device',
+  }),
+  syncAllThirdDevice: defineCall({
+    method: 'GET',
+    path: '/device/syncAllThirdDevice',
+    auth: EDITORS,
+    input: 'query',
+    request: z.object({ providerId: providerFilter }),
+    result: z.object({
+      total: z.number().int().describe('NB-IoT and 4G devices with an IMEI in the scope'),
+      synced: z.number().int(),
+      failed: z.array(z.object({ deviceId: z.string(), msgKey: z.string(), msg: z.string() })),
+    }),
+    summary: `Sync every NB-IoT and 4G device of the scope with the operator IoT platform.${TELECOM_NOTE}`,
+    tag: 'device',
+  }),
+
+  // --- Gateway hosts and sub-devices ----------------------------------------------------------------
+  heGetDeviceList: defineCall({
+    method: 'POST',
+    path: '/he/getDeviceList',
+    auth: READERS,
+    input: 'json',
+    request: z.object({
+      ...pageQuery,
+      online: flag.optional(),
+      keyWord: z.string().trim().max(64).optional().describe('Matches the host and its sub-devices (ID and name)'),
+      providerId: providerFilter,
+    }),
+    result: pageOf(DeviceHostRowSchema),
+    summary: 'Gateway hosts with their sub-devices, newest first',
+    tag: 'device',
+  }),
+  heAddHost: defineCall({
+    method: 'POST',
+    path: '/he/addHost',
+    auth: INSTALLERS,
+    input: 'json',
+    request: DeviceAddInputSchema.omit({ deviceType: true }),
+    result: z.object({ id: z.number().int(), deviceId: z.string() }),
+    summary: 'Add a gateway host (type LHD8100) from the registry; the same checks as insertDevice',
+    tag: 'device',
+  }),
+  heInsertDevice: defineCall({
+    method: 'POST',
+    path: '/he/insertDevice',
+    auth: INSTALLERS,
+    input: 'json',
+    request: DeviceAddInputSchema.omit({ providerId: true }).extend({
+      hostDeviceId: deviceIdSchema.describe('The gateway host; the sub-device joins its provider'),
+    }),
+    result: z.object({ id: z.number().int(), deviceId: z.string() }),
+    summary: `Add a security sensor under a gateway host (fewer than ${CONSTANTS.maxSubDevicesPerGateway} per host)`,
+    tag: 'device',
+  }),
+  heReplaceDevice: defineCall({
+    method: 'POST',
+    path: '/he/replaceDevice',
+    auth: INSTALLERS,
+    input: 'json',
+    request: z.object({
+      deviceId: deviceIdSchema.describe('The gateway host or sub-device taken out (returns to stock)'),
+      newDeviceId: deviceIdSchema.describe('A registry device of the same type, in stock'),
+    }),
+    result: z.object({
+      id: z.number().int(),
+      deviceId: z.string(),
+      telecom: telecomOutcome.describe('What happened to the old device\u2019s operator registration'),
+      telecomMsg: z.string().nullable(),
+    }),
+    summary:
+      'Replace a gateway host (its sub-devices move to the new host) or a sub-device (the new one joins the host), ' +
+      'keeping name and remark; the old device returns to stock and its pending commands are cancelled',
+    tag: 'device',
+  }),
+  heDeleteDevice: defineCall({
+    method: 'DELETE',
+    path: '/he/deleteDevice',
+    auth: EDITORS,
+    input: 'query',
+    request: z.object({ deviceId: deviceIdSchema, deviceType: deviceTypeSchema }),
+    result: z.object({ telecom: telecomOutcome, telecomMsg: z.string().nullable() }),
+    summary: 'Remove a gateway host (without sub-devices) or a sub-device; deviceType must be its type',
+    tag: 'device',
+  }),
+  heChangProvider: defineCall({
+    method: 'POST',
+    path: '/he/changProvider',
+    auth: ADMINS,
+    input: 'form',
+    request: z.object({
+      deviceId: deviceIdSchema.describe('The gateway host'),
+      providerId: intId.describe('The provider it moves to, with all its sub-devices'),
+    }),
+    result: z.object({ moved: z.number().int().describe('Host and sub-devices moved') }),
+    summary: 'Move a gateway host and its sub-devices to another provider; refused while any is linked to a bed',
+    tag: 'device',
+  }),
+} as const satisfies Record<string, CallDef>;
