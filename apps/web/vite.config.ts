@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vite';
@@ -9,8 +10,14 @@ const routerProduction = path.join(
 );
 
 const api = `http://localhost:${process.env.VIGIL_API_PORT ?? '8080'}`;
-/** API prefixes proxied by `npm run dev`; the console's own routes stay with Vite. */
-const apiPrefixes = ['/admin', '/provider', '/account', '/system', '/docs', '/healthz', '/readyz', '/metrics'];
+/**
+ * What `npm run dev` proxies: every call path of the contract (exact paths, since some share a
+ * first segment with console routes, e.g. /deviceManage/restartDevice) and the server's own pages.
+ */
+const endpoints = readFileSync(new URL('../../packages/contract/src/endpoints.generated.ts', import.meta.url), 'utf8');
+const callPaths = [...endpoints.matchAll(/path: '([^']+)'/g)].map((m) => m[1] ?? '');
+const escape = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const apiPattern = `^(${callPaths.map(escape).join('|')})(\\?.*)?$|^/(docs|healthz|readyz|metrics)(/.*)?$`;
 
 export default defineConfig(({ command }) => ({
   plugins: [react()],
@@ -31,6 +38,6 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: api, changeOrigin: true }])),
+    proxy: { [apiPattern]: { target: api, changeOrigin: true } },
   },
 }));

@@ -8,6 +8,15 @@ const BUILT: Record<string, Page> = {
   providermanager: lazy(() => import('./features/providers/ProviderManagePage.tsx')),
   accountmanager: lazy(() => import('./features/accounts/AccountManagePage.tsx')),
   platSet: lazy(() => import('./features/settings/PlatSetPage.tsx')),
+  BunkManage: lazy(() => import('./features/facility/BunkManagePage.tsx')),
+  PeopleManage: lazy(() => import('./features/residents/ResidentManagePage.tsx')),
+  addAndEditUser: lazy(() => import('./features/residents/ResidentEditPage.tsx')),
+  deviceManage: lazy(() => import('./features/devices/SleepDevicePage.tsx')),
+  ed719: lazy(() => import('./features/devices/FallDevicePage.tsx')),
+  safeDeviceManage: lazy(() => import('./features/devices/SecurityDevicePage.tsx')),
+  hostDevice: lazy(() => import('./features/devices/GatewayHostPage.tsx')),
+  nurseManage: lazy(() => import('./features/caregivers/CaregiverManagePage.tsx')),
+  addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
 };
 
 // Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.

@@ -4,16 +4,18 @@ import i18next, { type i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
+import { FEATURE_NAMESPACES, featureBackend } from '../shared/i18n/feature-locales.ts';
+import { i18nOptions } from '../shared/i18n/index.ts';
 import en from '../shared/i18n/locales/en-US.json';
 
-/** An i18next instance with the English catalogue, as screens see it at run time. */
+/** An i18next instance with the English catalogue and every feature's texts, as screens see it at run time. */
 export const englishI18n = async (): Promise<I18n> => {
   const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { translation: en } },
-    interpolation: { escapeValue: false },
-  });
+  await i18n
+    .use(featureBackend)
+    .use(initReactI18next)
+    .init(i18nOptions('en-US', { 'en-US': { translation: en } }));
+  await i18n.loadNamespaces([...FEATURE_NAMESPACES]);
   return i18n;
 };
 

@@ -1,6 +1,7 @@
-import i18next from 'i18next';
+import i18next, { type InitOptions, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { StorageKey, storage } from '../storage.ts';
+import { featureBackend } from './feature-locales.ts';
 import enUS from './locales/en-US.json';
 
 export const UI_LANGUAGES = ['zh-CN', 'en-US', 'ko', 'ja', 'de', 'cs', 'it', 'fr'] as const;
@@ -23,6 +24,22 @@ export const normaliseLanguage = (value: string | null | undefined): UiLanguage 
 export const storedLanguage = (): UiLanguage => normaliseLanguage(storage.get(StorageKey.language));
 
 type Messages = Record<string, string>;
+
+/**
+ * Shared by the app and the screen tests. Screens use `useTranslation('<feature>')`; a key not
+ * in the feature's namespace (common.save …) is looked up in the shell's `translation`.
+ */
+export const i18nOptions = (language: UiLanguage, resources: Resource): InitOptions => ({
+  lng: language,
+  fallbackLng: 'en-US',
+  ns: ['translation'],
+  defaultNS: 'translation',
+  fallbackNS: 'translation',
+  partialBundledLanguages: true,
+  resources,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
 /** Each language is its own chunk; English is bundled as the fallback. */
 const loaders: Record<UiLanguage, () => Promise<Messages>> = {
   'zh-CN': () => import('./locales/zh-CN.json').then((m) => m.default),
@@ -37,13 +54,10 @@ const loaders: Record<UiLanguage, () => Promise<Messages>> = {
 
 export const initI18n = async (language: UiLanguage = storedLanguage()) => {
   const messages = await loaders[language]();
-  await i18next.use(initReactI18next).init({
-    lng: language,
-    fallbackLng: 'en-US',
-    resources: { [language]: { translation: messages }, 'en-US': { translation: enUS } },
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await i18next
+    .use(featureBackend)
+    .use(initReactI18next)
+    .init(i18nOptions(language, { [language]: { translation: messages }, 'en-US': { translation: enUS } }));
   document.documentElement.lang = language;
   return i18next;
 };

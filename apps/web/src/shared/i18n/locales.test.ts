@@ -26,6 +26,26 @@ const load = (lang: (typeof LANGUAGES)[number]): Messages => FILES[lang];
 const placeholders = (text: string): string[] =>
   [...text.matchAll(/\{\{\s*([^}\s]+)\s*\}\}/g)].map((m) => m[1] ?? '').sort();
 
+/** The rules every language file obeys against its en-US counterpart. */
+const checkLanguage = (reference: Messages, messages: Messages) => {
+  const keys = Object.keys(reference);
+  it('has every en-US key with a non-empty string', () => {
+    const missing = keys.filter((k) => typeof messages[k] !== 'string' || (messages[k] as string).trim() === '');
+    expect(missing).toEqual([]);
+  });
+  it('has no extra keys', () => {
+    expect(Object.keys(messages).filter((k) => !(k in reference))).toEqual([]);
+  });
+  it('uses the same {{placeholders}} as en-US', () => {
+    const differing = keys.filter((k) => {
+      const value = messages[k];
+      if (typeof value !== 'string') return false;
+      return placeholders(value).join(',') !== placeholders(reference[k] as string).join(',');
+    });
+    expect(differing).toEqual([]);
+  });
+};
+
 const en = load('en-US');
 const enKeys = Object.keys(en);
 
@@ -44,27 +64,35 @@ describe('locale files', () => {
   });
 
   for (const lang of LANGUAGES) {
-    describe(lang, () => {
-      const messages = load(lang);
+    describe(lang, () => checkLanguage(en, load(lang)));
+  }
 
-      it('has every en-US key with a non-empty string', () => {
-        const missing = enKeys.filter((k) => typeof messages[k] !== 'string' || (messages[k] as string).trim() === '');
-        expect(missing).toEqual([]);
+  // Every screen's own namespace (features/<feature>/locales/<language>.json) obeys the same rules.
+  const featureFiles = import.meta.glob<Messages>('../../features/*/locales/*.json', {
+    import: 'default',
+    eager: true,
+  });
+  const features = new Map<string, Map<string, Messages>>();
+  for (const [path, messages] of Object.entries(featureFiles)) {
+    const [, , , feature = '', , file = ''] = path.split('/');
+    const byLanguage = features.get(feature) ?? new Map<string, Messages>();
+    byLanguage.set(file.replace(/\.json$/, ''), messages);
+    features.set(feature, byLanguage);
+  }
+  for (const [feature, byLanguage] of features) {
+    describe(`feature ${feature}`, () => {
+      it('has a file for each of the eight languages and no other', () => {
+        expect([...byLanguage.keys()].sort()).toEqual([...LANGUAGES].sort());
       });
-
-      it('has no extra keys', () => {
-        const extra = Object.keys(messages).filter((k) => !(k in en));
-        expect(extra).toEqual([]);
+      const featureEn = byLanguage.get('en-US') ?? {};
+      it('en-US is flat, non-empty strings', () => {
+        expect(Object.keys(featureEn).length).toBeGreaterThan(0);
+        for (const [key, value] of Object.entries(featureEn)) {
+          expect(typeof value, key).toBe('string');
+          expect((value as string).trim(), key).not.toBe('');
+        }
       });
-
-      it('uses the same {{placeholders}} as en-US', () => {
-        const differing = enKeys.filter((k) => {
-          const value = messages[k];
-          if (typeof value !== 'string') return false;
-          return placeholders(value).join(',') !== placeholders(en[k] as string).join(',');
-        });
-        expect(differing).toEqual([]);
-      });
+      for (const lang of LANGUAGES) describe(lang, () => checkLanguage(featureEn, byLanguage.get(lang) ?? {}));
     });
   }
 
