@@ -22,11 +22,15 @@ import { LoginThrottle } from './modules/auth/login-throttle.ts';
 import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { SessionStore } from './modules/auth/session.store.ts';
+import { deviceSheetHandlers } from './modules/devices/device-sheet.routes.ts';
 import { deviceHandlers } from './modules/devices/device.routes.ts';
 import { buildDeviceServices } from './modules/devices/devices.module.ts';
 import { buildFacility } from './modules/facility/facility.ts';
+import { bedSheetHandlers } from './modules/facility/bed-sheet.routes.ts';
 import { facilityHandlers } from './modules/facility/facility.routes.ts';
 import { providerHandlers } from './modules/providers/provider.routes.ts';
+import { residentSheetHandlers } from './modules/residents/resident-sheet.routes.ts';
+import { ResidentSheetService } from './modules/residents/resident-sheet.service.ts';
 import { residentHandlers } from './modules/residents/resident.routes.ts';
 import { ResidentService } from './modules/residents/resident.service.ts';
 import { ProviderService } from './modules/providers/provider.service.ts';
@@ -71,6 +75,7 @@ export const buildServices = (deps: AppDeps) => {
   const residents = new ResidentService(db, clock, audit, facility.occupancy);
   const care = buildCare(db, clock, audit, accounts, providers);
   const devices = buildDeviceServices({ db, clock, config, audit, providers });
+  const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
   return {
     audit,
     settings,
@@ -82,6 +87,7 @@ export const buildServices = (deps: AppDeps) => {
     auth,
     system,
     residents,
+    residentSheets,
     care,
     facility,
     devices,
@@ -124,8 +130,11 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     ...auditHandlers(services.audit),
     ...careHandlers(services.care),
     ...residentHandlers(services.residents),
+    ...residentSheetHandlers(services.residentSheets),
     ...facilityHandlers(services.facility.places, services.facility.view, services.facility.occupancy),
+    ...bedSheetHandlers(services.facility.sheets),
     ...deviceHandlers(services.devices),
+    ...deviceSheetHandlers(services.devices.sheets),
   };
   // Before the routes: each route keeps the error handler in force when it is added (body parse errors).
   app.setErrorHandler((error, request, reply) => {

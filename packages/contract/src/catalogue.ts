@@ -13,6 +13,7 @@ import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
 import { residentCalls } from './calls/residents.ts';
+import { spreadsheetCalls } from './calls/spreadsheets.ts';
 import { getFile, getPlatformName, postPlatformName, queryAuditLog, uploadLogo } from './calls/system.ts';
 
 /** Every call of the API, declared once. The server cannot serve a route missing here. */
@@ -42,6 +43,7 @@ export const calls = {
   ...residentCalls,
   ...deviceCalls,
   ...caregiverCalls,
+  ...spreadsheetCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

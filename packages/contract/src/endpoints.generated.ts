@@ -409,3 +409,98 @@ export const deleteCommunity: EndpointOf<Calls['deleteCommunity']> = {
   path: '/community/deleteCommunity',
   input: 'json',
 };
+export const bunkExcelModel: EndpointOf<Calls['bunkExcelModel']> = {
+  method: 'GET',
+  path: '/bunk/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const bunkImportData: EndpointOf<Calls['bunkImportData']> = {
+  method: 'POST',
+  path: '/bunk/importData',
+  input: 'multipart',
+};
+export const bunkExportData: EndpointOf<Calls['bunkExportData']> = {
+  method: 'POST',
+  path: '/bunk/exportData',
+  input: 'json',
+  produces: 'binary',
+};
+export const residentExcelModel: EndpointOf<Calls['residentExcelModel']> = {
+  method: 'GET',
+  path: '/userManagement/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const residentBatchAdd: EndpointOf<Calls['residentBatchAdd']> = {
+  method: 'POST',
+  path: '/userManagement/batchAdd',
+  input: 'multipart',
+};
+export const residentExportData: EndpointOf<Calls['residentExportData']> = {
+  method: 'POST',
+  path: '/userManagement/exportData',
+  input: 'json',
+  produces: 'binary',
+};
+export const deviceExcelModel: EndpointOf<Calls['deviceExcelModel']> = {
+  method: 'GET',
+  path: '/device/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const deviceBatchAdd: EndpointOf<Calls['deviceBatchAdd']> = {
+  method: 'POST',
+  path: '/device/batchAdd1',
+  input: 'multipart',
+};
+export const deviceExportData: EndpointOf<Calls['deviceExportData']> = {
+  method: 'POST',
+  path: '/device/exportData',
+  input: 'json',
+  produces: 'binary',
+};
+export const gatewayExcelModel: EndpointOf<Calls['gatewayExcelModel']> = {
+  method: 'GET',
+  path: '/he/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const heHostBatchAdd: EndpointOf<Calls['heHostBatchAdd']> = {
+  method: 'POST',
+  path: '/he/hostBatchAdd',
+  input: 'multipart',
+};
+export const heInfraredBatchAdd: EndpointOf<Calls['heInfraredBatchAdd']> = {
+  method: 'POST',
+  path: '/he/infraredBatchAdd',
+  input: 'multipart',
+};
+export const deviceStockExcelModel: EndpointOf<Calls['deviceStockExcelModel']> = {
+  method: 'GET',
+  path: '/device/stock/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const deviceStockImportSheet: EndpointOf<Calls['deviceStockImportSheet']> = {
+  method: 'POST',
+  path: '/device/stock/importSheet',
+  input: 'multipart',
+};
+export const nursingExcelModel: EndpointOf<Calls['nursingExcelModel']> = {
+  method: 'GET',
+  path: '/nursing/excelModel',
+  input: 'query',
+  produces: 'binary',
+};
+export const nursingBatchAdd: EndpointOf<Calls['nursingBatchAdd']> = {
+  method: 'POST',
+  path: '/nursing/batchAdd',
+  input: 'multipart',
+};
+export const nursingExportData: EndpointOf<Calls['nursingExportData']> = {
+  method: 'POST',
+  path: '/nursing/exportData',
+  input: 'json',
+  produces: 'binary',
+};

@@ -19,4 +19,6 @@ export * from './calls/facility.ts';
 export * from './calls/residents.ts';
 export * from './calls/devices.ts';
 export * from './calls/caregivers.ts';
+export * from './domain.ts';
+export * from './calls/spreadsheets.ts';
 export * from './password-rules.ts';

@@ -9,6 +9,15 @@ const must = <T>(what: string, res: { status: number; msg: string; data: T | nul
   return res.data;
 };
 
+/** Catalogue types of the seeded device IDs (spreadsheet probes name a device with its type). */
+export const SEEDED_DEVICE_TYPES: Readonly<Record<string, number>> = {
+  'FOREIGNB-GW-1': 21008,
+  'FOREIGNB-SUB-1': 20995,
+  'FOREIGNB-NB-1': 20996,
+  'A-GW-1': 21008,
+  'A-SUB-1': 20995,
+};
+
 /**
  * Device rows for the tenancy matrix, made through the API: registry entries loaded by the
  * platform administrator, then the foreign tenant's gateway host with a sub-device and a

@@ -14,6 +14,8 @@ import { getTableConfig, PgTable, type PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Executor } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
+import { SEEDED_DEVICE_TYPES } from './tenancy-devices.ts';
+import { isSheetImport, sheetUpload } from './tenancy-sheets.ts';
 
 /** Every name, nick name, remark, number and login account of the foreign tenant contains this. */
 export const MARKER = 'FOREIGNB';
@@ -397,6 +399,26 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
         break;
       }
       case undefined:
+        if (call.input === 'multipart' && isSheetImport(name)) {
+          // The file is a reference: harmless rows first, then rows naming each foreign device.
+          const sheetOf = (label: string, device?: { code: string; type: number }): Choice => ({
+            label,
+            make: () => sheetUpload(name, device),
+          });
+          const devicesOf = refs.objects.deviceCode?.foreign ?? [];
+          dims.push({
+            field,
+            kind: 'ref',
+            happy: 0,
+            choices: [
+              sheetOf('sheet-own'),
+              ...devicesOf.map((d) =>
+                sheetOf(`sheet-${d.label}`, { code: String(d.id), type: SEEDED_DEVICE_TYPES[String(d.id)] ?? 49 }),
+              ),
+            ],
+          });
+          break;
+        }
         if (call.input === 'multipart' && Object.keys(node).length === 0) {
           rotate(field, maybeOmit([fixed('png', { filename: 'logo.png', mimetype: 'image/png', bytes: samplePng() })]));
           break;

@@ -71,7 +71,7 @@ export const AppLayout = () => {
           open={drawerOpen}
           onClose={() => setDrawerOpen(false)}
           placement="left"
-          width={CONSTANTS.sidebarWidthPx}
+          size={CONSTANTS.sidebarWidthPx}
           styles={{ body: { padding: 0, background: '#001529' } }}
         >
           <Sidebar collapsed={false} />

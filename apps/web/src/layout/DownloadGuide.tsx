@@ -39,7 +39,7 @@ export const DownloadGuide = ({ open, onClose }: { open: boolean; onClose: () =>
   return (
     <Modal open={open} title={t('guide.title')} onCancel={onClose} footer={null} width={520} destroyOnHidden>
       {abroad ? (
-        <Space direction="vertical" style={{ width: '100%' }} align="center">
+        <Space orientation="vertical" style={{ width: '100%' }} align="center">
           <Space size="large">
             <QrImage text={links.ios} label={t('guide.ios')} />
             <QrImage text={links.android} label={t('guide.android')} />
@@ -65,7 +65,7 @@ export const DownloadGuide = ({ open, onClose }: { open: boolean; onClose: () =>
           </Space>
         </Space>
       ) : (
-        <Space direction="vertical" style={{ width: '100%' }} align="center">
+        <Space orientation="vertical" style={{ width: '100%' }} align="center">
           <QrImage text={links.app} label={t('guide.domestic.scan')} />
           <Space wrap>
             <Button onClick={() => go('/people-manage/userManage')}>{t('guide.createResident')}</Button>

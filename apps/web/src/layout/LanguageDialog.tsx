@@ -9,7 +9,7 @@ export const LanguageDialog = ({ open, onClose }: { open: boolean; onClose: () =
   return (
     <Modal open={open} title={t('language.title')} onCancel={onClose} footer={null} destroyOnHidden>
       <Radio.Group value={current} onChange={(e) => switchLanguage(e.target.value)} data-testid="language-dialog">
-        <Space direction="vertical">
+        <Space orientation="vertical">
           {dialogLanguages(isAbroad()).map((lang) => (
             <Radio key={lang} value={lang} data-testid={`language-${lang}`}>
               {t(`language.${lang}`)}

@@ -153,8 +153,9 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
         )}
       </Space>
       <LanguageDialog open={dialog === 'language'} onClose={() => setDialog(null)} />
-      <PasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
-      <PlatformNameDialog open={dialog === 'platformName'} onClose={() => setDialog(null)} />
+      {/* Mounted only while open: a form instance without its Form makes antd warn on every page. */}
+      {dialog === 'password' && <PasswordDialog open onClose={() => setDialog(null)} />}
+      {dialog === 'platformName' && <PlatformNameDialog open onClose={() => setDialog(null)} />}
       <DownloadGuide open={dialog === 'guide'} onClose={() => setDialog(null)} />
     </div>
   );

@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import {
+  ALARM_NOTIFY_MODES,
+  CAREGIVER_LEVELS,
+  COMMUNITY_ALARM_TYPES,
+  LEAVE_BED_MODES,
+  MATTRESSES,
+  MAX_RESIDENTS_PER_CAREGIVER,
+  normalisePhone,
+  SLEEP_SENSITIVITIES,
+} from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
 import { flag, intId, loginAccount, nothing, pageOf, pageQuery, remark } from './common.ts';
-import { MATTRESSES } from './facility.ts';
 
 /**
  * Caregivers (nursing staff, the spec's "nursing" calls), relatives' app bindings and community
@@ -12,29 +21,6 @@ import { MATTRESSES } from './facility.ts';
 
 /** Who manages caregivers and communities: provider logins and sub-accounts, platform administrators within their scope. */
 const CARE_MANAGERS = ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'] as const;
-
-/** A caregiver looks after at most this many residents (a resident has at most CONSTANTS.maxCarersPerResident carers). */
-export const MAX_RESIDENTS_PER_CAREGIVER = 100;
-
-export const CAREGIVER_LEVELS = ['normal', 'lead'] as const;
-export type CaregiverLevel = (typeof CAREGIVER_LEVELS)[number];
-
-/**
- * Normalises a phone number, or answers null when it is not a valid one. Caregivers' phones and
- * residents' emergency-contact phones (relatives sign in with them) share this rule. Spaces,
- * hyphens and parentheses are ignored and a leading 00 reads as +. A mainland Chinese mobile
- * number (1[3-9] and 9 more digits, with or without +86) is kept as its 11 digits; any other
- * number must be E.164 (+, a country code not starting with 0, 7 to 15 digits in all) and is
- * kept as + and digits. +86 numbers that are not mobiles are refused.
- */
-export const normalisePhone = (raw: string): string | null => {
-  let s = raw.replace(/[\s\-()]/g, '');
-  if (s.startsWith('00')) s = `+${s.slice(2)}`;
-  const china = /^(?:\+86)?(1[3-9]\d{9})$/.exec(s);
-  if (china?.[1]) return china[1];
-  if (s.startsWith('+86')) return null;
-  return /^\+[1-9]\d{6,14}$/.test(s) ? s : null;
-};
 
 /** A phone number, normalised by normalisePhone. */
 export const phoneNumber = z
@@ -101,6 +87,7 @@ export const queryNursingList = defineCall({
     keyWord: keyWord.optional().describe('Part of the name, phone or login account'),
     level: level.optional(),
     enabled: flag.optional(),
+    id: intId.optional().describe('Only this caregiver (the edit page reads one by id); another tenant’s lists none'),
   }),
   result: pageOf(CaregiverSchema),
   summary: "Caregivers of the caller's providers (the chosen provider when there is one), newest first",
@@ -194,31 +181,6 @@ export const deleteUserFamily = defineCall({
 
 // --- Communities ---------------------------------------------------------------------------
 
-/** Alarm types a community assigns to level 1 (red) or level 2 (orange). */
-export const COMMUNITY_ALARM_TYPES = [
-  'LEAVE_BED',
-  'BREATH_STOP',
-  'BODY_MOVE',
-  'NO_BODY_MOVE',
-  'NO_TURN_OVER',
-  'BREATH_ABNORMAL',
-  'HEART_ABNORMAL',
-  'FALL',
-  'SOS',
-  'DOOR',
-  'SMOKE',
-  'GAS',
-  'CO',
-  'FLOOD',
-  'NO_MOTION',
-  'FENCE',
-  'OFFLINE',
-] as const;
-export type CommunityAlarmType = (typeof COMMUNITY_ALARM_TYPES)[number];
-
-/** How receivers are told: SMS, chat-app message, in-page sound in the console. */
-export const ALARM_NOTIFY_MODES = ['sms', 'chat', 'page'] as const;
-
 const alarmTypes = z.array(z.enum(COMMUNITY_ALARM_TYPES)).max(COMMUNITY_ALARM_TYPES.length);
 
 export const CommunityAlarmConfigSchema = z.object({
@@ -230,9 +192,6 @@ export const CommunityAlarmConfigSchema = z.object({
   notify: z.array(z.enum(ALARM_NOTIFY_MODES)),
 });
 export type CommunityAlarmConfig = z.infer<typeof CommunityAlarmConfigSchema>;
-
-export const LEAVE_BED_MODES = ['off', 'allDay', 'sleepTime'] as const;
-export const SLEEP_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 
 const clockTime = z
   .string()
@@ -303,6 +262,9 @@ export const queryCommunityList = defineCall({
   request: z.object({
     ...pageQuery,
     keyWord: keyWord.optional().describe('Part of the name, address, contact or phone'),
+    providerId: intId
+      .optional()
+      .describe('Only this provider’s communities (it must be visible to the caller; otherwise none)'),
   }),
   result: pageOf(CommunitySchema),
   summary: "Communities of the caller's providers (the chosen provider when there is one), newest first",

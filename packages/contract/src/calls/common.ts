@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { CONSTANTS } from '../constants.ts';
 
 /** Numbers may arrive as strings in query strings and forms. Ids are PostgreSQL integers: at most 2^31 - 1. */
-export const intId = z.coerce.number().int().min(1).max(2_147_483_647);
+export const intId = z.coerce.number<number>().int().min(1).max(2_147_483_647);
 
 export const pageQuery = {
-  pageNum: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(1000).default(10),
+  pageNum: z.coerce.number<number>().int().min(1).default(1),
+  pageSize: z.coerce.number<number>().int().min(1).max(1000).default(10),
 };
 
 export const pageOf = <T extends z.ZodType>(row: T) =>

@@ -1,7 +1,15 @@
 import { z } from 'zod';
+import {
+  DEVICE_ALG_MODE_MAX,
+  DEVICE_COMM_MODES,
+  DEVICE_COMMANDS,
+  DEVICE_GROUP_NAMES,
+  DEVICE_NAME_MAX,
+  DEVICE_STOCK_IMPORT_MAX,
+} from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
-import { DEVICE_KINDS, DEVICE_TYPES, type DeviceKind } from '../device-types.ts';
+import { DEVICE_KINDS, DEVICE_TYPES } from '../device-types.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 
 /**
@@ -21,47 +29,6 @@ const READERS = INSTALLERS;
 /** The registry, raw-data upload and moving gateways between providers: platform device administrators. */
 const ADMINS = ['SUPER_ROLE', 'SENIOR_ROLE'] as const;
 
-/** Console groups of device kinds: the device screens and the summary counts. */
-export const DEVICE_GROUPS = {
-  sleep: ['sleep_monitor'],
-  fall: ['fall_radar'],
-  security: [
-    'emergency_button',
-    'flood_sensor',
-    'door_magnet',
-    'smoke_sensor',
-    'gas_sensor',
-    'co_sensor',
-    'infrared_motion',
-  ],
-  gateway: ['gateway_host'],
-  wearable: ['badge', 'nurse_watch'],
-} as const satisfies Record<string, readonly DeviceKind[]>;
-export type DeviceGroup = keyof typeof DEVICE_GROUPS;
-export const DEVICE_GROUP_NAMES = Object.keys(DEVICE_GROUPS) as [DeviceGroup, ...DeviceGroup[]];
-export const deviceGroupOf = (kind: DeviceKind): DeviceGroup =>
-  DEVICE_GROUP_NAMES.find((g) => (DEVICE_GROUPS[g] as readonly DeviceKind[]).includes(kind)) ?? 'security';
-/** Kinds a gateway host pairs as sub-devices: the security sensors. */
-export const GATEWAY_SUB_DEVICE_KINDS: readonly DeviceKind[] = DEVICE_GROUPS.security;
-/** Kinds whose sensor is initialised on an empty bed (forceInitSensor). */
-export const SENSOR_INIT_KINDS: readonly DeviceKind[] = ['sleep_monitor'];
-/** Kinds with an algorithm mode (updateAlgMode). */
-export const ALG_MODE_KINDS: readonly DeviceKind[] = ['sleep_monitor', 'fall_radar'];
-
-export const DEVICE_COMM_MODES = ['wifi', 'nb-iot', '4g', 'zigbee', 'lora', 'ble', 'ethernet'] as const;
-export type DeviceCommMode = (typeof DEVICE_COMM_MODES)[number];
-/** Commands queued for the device gateway. */
-export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init'] as const;
-export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
-export const DEVICE_COMMAND_STATES = ['pending', 'sent', 'acked', 'failed', 'superseded', 'cancelled'] as const;
-export type DeviceCommandState = (typeof DEVICE_COMMAND_STATES)[number];
-/** Longest device name. */
-export const DEVICE_NAME_MAX = 64;
-/** Most registry rows one import call takes. */
-export const DEVICE_STOCK_IMPORT_MAX = 5000;
-/** Highest algorithm mode code (one byte on the wire). */
-export const DEVICE_ALG_MODE_MAX = 255;
-
 const TYPE_CODES = DEVICE_TYPES.map((t) => t.code);
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
@@ -77,7 +44,7 @@ export const deviceIdSchema = z
   .describe('Device ID: digits, letters and -, at most 64; case-insensitive (stored upper-case)');
 /** A type code of the device-type catalogue. */
 export const deviceTypeSchema = z.coerce
-  .number()
+  .number<number>()
   .int()
   .min(Math.min(...TYPE_CODES))
   .max(Math.max(...TYPE_CODES))
@@ -426,7 +393,7 @@ export const deviceCalls = {
     request: z.object({
       deviceId: deviceIdSchema,
       interval: z.coerce
-        .number()
+        .number<number>()
         .int()
         .min(CONSTANTS.reportingIntervalMin)
         .max(CONSTANTS.reportingIntervalMax)
@@ -443,7 +410,12 @@ export const deviceCalls = {
     input: 'form',
     request: z.object({
       deviceId: deviceIdSchema,
-      algMode: z.coerce.number().int().min(0).max(DEVICE_ALG_MODE_MAX).describe('Algorithm mode code, 0 to 255'),
+      algMode: z.coerce
+        .number<number>()
+        .int()
+        .min(0)
+        .max(DEVICE_ALG_MODE_MAX)
+        .describe('Algorithm mode code, 0 to 255'),
     }),
     result: DeviceCommandReceiptSchema,
     summary: 'Queue an algorithm mode for a sleep monitor or fall radar (delivered by the device gateway)',

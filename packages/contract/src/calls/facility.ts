@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { CONFIRM_MOVE_KEY, MATTRESSES, PLACE_BATCH_MAX, PLACE_NAME_MAX } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
-import { DEVICE_TYPES } from '../device-types.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 
 /**
@@ -15,20 +15,6 @@ const EDITORS = ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'
 const READERS = [...EDITORS, 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'] as const;
 /** Platform roles: the all-provider bed list. */
 const PLATFORM = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE'] as const;
-
-/** Longest area, floor, room or bed name. */
-export const PLACE_NAME_MAX = 32;
-/** Most names one batch add accepts. */
-export const PLACE_BATCH_MAX = 200;
-/** Mattress materials of a bed. */
-export const MATTRESSES = ['sponge', 'spring', 'latex'] as const;
-export type Mattress = (typeof MATTRESSES)[number];
-/** Device types that can be linked to a bed: the sleep monitors and the fall radars. */
-export const BED_DEVICE_TYPES: readonly number[] = DEVICE_TYPES.filter(
-  (t) => t.kind === 'sleep_monitor' || t.kind === 'fall_radar',
-).map((t) => t.code);
-/** Message key of the "confirm the move" failure of updateBunk and getUserCheckIn. */
-export const CONFIRM_MOVE_KEY = 'bed.confirmMove';
 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]+$/;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { CONTACT_RELATIONS, MEDICAL_HISTORY, RESIDENT_LIMITS, RESIDENT_STATES } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
-import { CONSTANTS } from '../constants.ts';
 import type { Role } from '../roles.ts';
-import { MAX_RESIDENTS_PER_CAREGIVER, phoneNumber } from './caregivers.ts';
+import { phoneNumber } from './caregivers.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 
 /**
@@ -15,45 +15,6 @@ import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 const MANAGERS = ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'] as const satisfies readonly Role[];
 /** Staff who look after residents day to day: they read residents and record temporary absences. */
 const CARE_STAFF = [...MANAGERS, 'SOCIAL_WORKER', 'CARER'] as const satisfies readonly Role[];
-
-/** Lifecycle (spec doc 1 §4): registered → checkedIn → checkedOut → loggedOff → checkedIn again. */
-export const RESIDENT_STATES = ['registered', 'checkedIn', 'checkedOut', 'loggedOff'] as const;
-export type ResidentState = (typeof RESIDENT_STATES)[number];
-
-export const MEDICAL_HISTORY = [
-  'hypertension',
-  'hyperlipaemia',
-  'hyperglycaemia',
-  'alzheimer',
-  'paralyze',
-  'stroke',
-  'others',
-] as const;
-export type MedicalCondition = (typeof MEDICAL_HISTORY)[number];
-
-export const CONTACT_RELATIONS = ['child', 'friend', 'relative'] as const;
-export type ContactRelation = (typeof CONTACT_RELATIONS)[number];
-
-export const RESIDENT_LIMITS = {
-  nameMaxLength: 32,
-  heightMax: 255,
-  weightMax: 255,
-  maxAgeYears: 130,
-  otherHistoryMaxLength: 200,
-  contactNameMaxLength: 32,
-  maxContacts: 5,
-  maxCarers: CONSTANTS.maxCarersPerResident,
-  /** A caregiver looks after at most this many residents (spec doc 1 §3). */
-  maxResidentsPerCarer: MAX_RESIDENTS_PER_CAREGIVER,
-  keywordMaxLength: 64,
-  absenceReasonMaxLength: 200,
-  /** An absence may be recorded as having started this long ago (the resident left before it was entered). */
-  absencePastStartHours: 24,
-  /** …or planned this far ahead. */
-  absenceFutureStartDays: 30,
-  /** A temporary absence longer than this is a check-out, not an absence. */
-  absenceMaxDays: 366,
-} as const;
 
 /**
  * Whether text holds control characters: PostgreSQL cannot store NUL, and the others only hide
@@ -198,6 +159,7 @@ export const residentList = defineCall({
       priority: flag.optional(),
       areaId: intId.optional().describe('Area/building or floor/unit: residents whose bed or address is inside it'),
       roomId: intId.optional(),
+      communityId: intId.optional().describe('Members of this community'),
       ageMin: ageBound.optional(),
       ageMax: ageBound.optional(),
     })

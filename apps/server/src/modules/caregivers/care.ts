@@ -6,6 +6,8 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { communityHandlers } from '../communities/community.routes.ts';
 import { CommunityService } from '../communities/community.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import { caregiverSheetHandlers } from './caregiver-sheet.routes.ts';
+import { CaregiverSheetService } from './caregiver-sheet.service.ts';
 import { caregiverHandlers } from './caregiver.routes.ts';
 import { CaregiverService } from './caregiver.service.ts';
 import { FamilyService } from './family.service.ts';
@@ -21,7 +23,8 @@ export const buildCare = (
   const caregivers = new CaregiverService(db, clock, audit, accounts, providers);
   const family = new FamilyService(db, audit, caregivers);
   const communities = new CommunityService(db, clock, audit, providers, caregivers);
-  return { caregivers, family, communities };
+  const sheets = new CaregiverSheetService(db, caregivers);
+  return { caregivers, family, communities, sheets };
 };
 export type CareServices = ReturnType<typeof buildCare>;
 
@@ -29,4 +32,5 @@ export const careHandlers = (care: CareServices) =>
   ({
     ...caregiverHandlers(care.caregivers, care.family),
     ...communityHandlers(care.communities),
+    ...caregiverSheetHandlers(care.sheets),
   }) satisfies Partial<Handlers>;

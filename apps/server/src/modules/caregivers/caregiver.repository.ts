@@ -11,6 +11,7 @@ export interface CaregiverListQuery {
   keyWord?: string | undefined;
   level?: string | undefined;
   enabled?: boolean | undefined;
+  id?: number | undefined;
   /** null: every provider. */
   providerIds: readonly number[] | null;
 }
@@ -97,6 +98,7 @@ export class CaregiverRepository {
     }
     if (q.level) conditions.push(eq(caregivers.level, q.level));
     if (q.enabled !== undefined) conditions.push(eq(caregivers.enabled, q.enabled));
+    if (q.id !== undefined) conditions.push(eq(caregivers.id, q.id));
     const where = and(...conditions);
     const rows = await db
       .select({ caregiver: caregivers, providerName: providers.name, userName: accounts.userName })

@@ -91,6 +91,7 @@ export class CaregiverService {
       keyWord?: string | undefined;
       level?: CaregiverLevel | undefined;
       enabled?: boolean | undefined;
+      id?: number | undefined;
     },
   ) {
     const { rows, total } = await this.repo.page(this.db, {
@@ -99,6 +100,7 @@ export class CaregiverService {
       keyWord: q.keyWord,
       level: q.level,
       enabled: q.enabled,
+      id: q.id,
       providerIds: scopeIds(listScope(caller)),
     });
     const linked = await this.repo.residentsOf(

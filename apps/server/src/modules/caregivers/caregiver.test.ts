@@ -99,7 +99,7 @@ describe.each(dbTargets())('caregivers (%s)', (target) => {
         `The phone number ${phone} is already a login account. Choose an account name for this caregiver.`,
       );
       const zh = await app.call(insertNursing, { name: 'Second', phone }, { token: world.otherToken, lang: 'zh-CN' });
-      expect(zh.msg).toBe(`手机号码 ${phone} 已被用作登录账号，请为该护工另设账号名。`);
+      expect(zh.msg).toBe(`手机号码 ${phone} 已被用作登录账号，请为该护理员另设账号名。`);
       const chosen = await app.call(
         insertNursing,
         { name: 'Second', phone, userName: 'secondJob01' },
@@ -243,7 +243,7 @@ describe.each(dbTargets())('caregivers (%s)', (target) => {
   });
 
   describe('listing', () => {
-    it('filters by keyword (name, phone, login), level and state, scoped to the caller', async () => {
+    it('filters by keyword (name, phone, login), level, state and id, scoped to the caller', async () => {
       const a = await makeCaregiver(app, world.homeToken, 'Zhao Keyword', { level: 'lead' });
       const b = await makeCaregiver(app, world.homeToken, 'Qian Keyword');
       await app.call(operateNursing, { id: b.id, type: 'disable' }, { token: world.homeToken });
@@ -270,6 +270,11 @@ describe.each(dbTargets())('caregivers (%s)', (target) => {
       expect(names(page.data?.rows ?? [])).toEqual(['Zhao Keyword']);
       // LIKE wildcards are plain characters.
       expect(await listed(world.homeToken, '%')).toEqual([]);
+      // One by id (the edit page); another tenant's id lists nothing.
+      const byId = async (id: number, token = world.homeToken) =>
+        names((await app.call(queryNursingList, { id }, { token })).data?.rows ?? []);
+      expect(await byId(a.id)).toEqual(['Zhao Keyword']);
+      expect(await byId(foreign.id)).toEqual([]);
     });
   });
 

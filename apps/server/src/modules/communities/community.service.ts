@@ -48,12 +48,22 @@ export class CommunityService {
     private readonly caregivers: CaregiverService,
   ) {}
 
-  async list(caller: Caller, q: { pageNum: number; pageSize: number; keyWord?: string | undefined }) {
+  async list(
+    caller: Caller,
+    q: { pageNum: number; pageSize: number; keyWord?: string | undefined; providerId?: number | undefined },
+  ) {
+    // A provider asked for must be visible; one that is not lists nothing, as one that does not exist.
+    const providerIds =
+      q.providerId === undefined
+        ? scopeIds(listScope(caller))
+        : canSeeProvider(caller.scope, q.providerId)
+          ? [q.providerId]
+          : [];
     const { rows, total } = await this.repo.page(this.db, {
       offset: (q.pageNum - 1) * q.pageSize,
       limit: q.pageSize,
       keyWord: q.keyWord,
-      providerIds: scopeIds(listScope(caller)),
+      providerIds,
     });
     const configs = rows.map((r) => storedAlarmConfig(r.community.alarmConfig));
     const live = await this.liveReceivers(configs.flatMap((c) => c?.receiverIds ?? []));

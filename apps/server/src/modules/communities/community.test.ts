@@ -111,6 +111,12 @@ describe.each(dbTargets())('communities (%s)', (target) => {
       expect(page.data).toMatchObject({ total: 2, pageNum: 1, pageSize: 1 });
       expect(page.data?.rows.map((r) => r.name)).toEqual(['Findable Park']);
       expect(await listed(world.homeToken, '_')).toEqual([]);
+      // A platform administrator narrows to one provider; a provider asking for another one sees nothing.
+      const of = async (token: string, providerId: number) =>
+        names((await app.call(queryCommunityList, { keyWord: 'Findable', providerId }, { token })).data?.rows ?? []);
+      expect(await of(world.admin, world.other.id)).toEqual(['Findable Foreign']);
+      expect(await of(world.admin, world.home.id)).toEqual(['Findable Garden', 'Findable Park']);
+      expect(await of(world.homeToken, world.other.id)).toEqual([]);
     });
 
     it('needs a provider, and refuses roles without access', async () => {

@@ -4,20 +4,22 @@ import type { Db } from '../../db/database.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { CommandService } from './command.service.ts';
+import { DeviceSheetService } from './device-sheet.service.ts';
 import { DeviceService } from './device.service.ts';
 import { GatewayService } from './gateway.service.ts';
 import { StockService } from './stock.service.ts';
 import { HttpTelecomPlatform } from './telecom/http-telecom.ts';
 import { TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
-/** The devices module's services, wired once (the composition root keeps one reference). */
-export const buildDeviceServices = (deps: {
+interface DeviceDeps {
   db: Db;
   clock: Clock;
   config: Config;
   audit: AuditService;
   providers: ProviderService;
-}) => {
+}
+
+const buildCore = (deps: DeviceDeps) => {
   const { db, clock, config, audit, providers } = deps;
   const platform = config.telecom ? new HttpTelecomPlatform(config.telecom) : null;
   const telecom = new TelecomSyncService(db, clock, platform);
@@ -27,4 +29,10 @@ export const buildDeviceServices = (deps: {
   const gateways = new GatewayService(db, clock, audit, devices, commands, providers, telecom);
   return { stock, devices, gateways, commands, telecom };
 };
-export type DeviceServices = ReturnType<typeof buildDeviceServices>;
+export type DeviceServices = ReturnType<typeof buildCore>;
+
+/** The devices module's services, wired once (the composition root keeps one reference). */
+export const buildDeviceServices = (deps: DeviceDeps) => {
+  const core = buildCore(deps);
+  return { ...core, sheets: new DeviceSheetService(deps.db, core) };
+};

@@ -5,6 +5,7 @@ import { canSeeProvider, type Caller } from '../../http/caller.ts';
 import { listScope, scopeIds } from '../../http/tenant.ts';
 import { FacilityQueryRepository, type BedFilter, type Counts } from './facility-query.repository.ts';
 import { addCounts, countsOf, mattressOf, toArea, toBunk, toRoom, withFree } from './facility.present.ts';
+import { bedPathKey } from './facility.policy.ts';
 import { PlaceRepository } from './place.repository.ts';
 
 export interface Paging {
@@ -157,6 +158,12 @@ export class FacilityViewService {
   async bedsByRoomName(caller: Caller, q: { roomName: string; areaId?: number | undefined }): Promise<Bunk[]> {
     const filter = { providerIds: this.providersFor(caller), roomName: q.roomName, areaId: q.areaId };
     return (await this.queries.beds(this.db, filter)).rows.map(toBunk);
+  }
+
+  /** Every bed of one provider by its path (case-insensitive names): imports name beds by path. */
+  async bedsByPath(providerId: number, executor: Executor = this.db): Promise<Map<string, Bunk>> {
+    const { rows } = await this.queries.beds(executor, { providerIds: [providerId] });
+    return new Map(rows.map(toBunk).map((b) => [bedPathKey(b.areaName, b.floorName, b.roomName, b.name), b] as const));
   }
 
   /** One bed as the wire shows it (after a save). */

@@ -99,3 +99,7 @@ export const loggedOff = (current: Occupancy, now: Date): Occupancy => ({
 
 /** What a confirmation is asked for before a bed save or a check-in. */
 export type ConflictKind = 'device' | 'resident' | 'occupant';
+
+/** Comparison key of a bed's full path (area, floor, room and bed names). */
+export const bedPathKey = (area: string, floor: string, room: string, bed: string): string =>
+  [area, floor, room, bed].map(nameKey).join('\u0000');

@@ -2,18 +2,21 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import { BedSheetService } from './bed-sheet.service.ts';
 import { FacilityViewService } from './facility-view.service.ts';
 import { OccupancyService } from './occupancy.service.ts';
 import { PlaceService } from './place.service.ts';
 
 /**
  * The facility module's services: `places` (areas, floors, rooms, beds), `view` (lists, tree,
- * summary) and `occupancy` (bed links and the resident lifecycle; other modules call it).
+ * summary), `occupancy` (bed links and the resident lifecycle; other modules call it) and
+ * `sheets` (bed spreadsheets).
  */
 export const buildFacility = (db: Db, clock: Clock, audit: AuditService, providers: ProviderService) => {
   const occupancy = new OccupancyService(db, clock, audit);
   const view = new FacilityViewService(db);
   const places = new PlaceService(db, clock, audit, occupancy, view, (ids, tx) => providers.existing(ids, tx));
-  return { places, view, occupancy };
+  const sheets = new BedSheetService(db, places, occupancy, view);
+  return { places, view, occupancy, sheets };
 };
 export type Facility = ReturnType<typeof buildFacility>;

@@ -365,12 +365,12 @@ export class PlaceService {
           problems.push({ index, field: 'bed', msgKey: 'facility.duplicateInList', params: { names: row.bed } });
         } else seen.set(key, index);
       });
-      if (problems.length) return { problems: problems.sort((a, b) => a.index - b.index), bedIds: [] };
+      // Every row is checked before anything is written, so the user hears of every bad row at once.
       const tree = await this.loadTree(t, providerId);
       input.rows.forEach((row, index) => {
         if (tree.bed(row)) problems.push({ index, field: 'bed', msgKey: 'bed.exists', params: { names: row.bed } });
       });
-      if (problems.length) return { problems, bedIds: [] };
+      if (problems.length) return { problems: problems.sort((a, b) => a.index - b.index), bedIds: [] };
       const bedIds: number[] = [];
       const now = this.clock.now();
       for (const row of input.rows) {

@@ -26,6 +26,7 @@ export interface ResidentListQuery {
   priority?: boolean | undefined;
   areaId?: number | undefined;
   roomId?: number | undefined;
+  communityId?: number | undefined;
   bornOnOrBefore?: string | undefined;
   bornAfter?: string | undefined;
   now: Date;
@@ -90,6 +91,7 @@ export class ResidentQueryRepository {
     if (q.state) where.push(eq(residents.state, q.state));
     if (q.gender !== undefined) where.push(eq(residents.gender, q.gender));
     if (q.priority !== undefined) where.push(eq(residents.priority, q.priority));
+    if (q.communityId !== undefined) where.push(eq(residents.communityId, q.communityId));
     if (q.areaId !== undefined) where.push(or(eq(floor.id, q.areaId), eq(floor.parentId, q.areaId)));
     if (q.roomId !== undefined) where.push(eq(rooms.id, q.roomId));
     if (q.bornOnOrBefore) where.push(lte(residents.birthDate, q.bornOnOrBefore));

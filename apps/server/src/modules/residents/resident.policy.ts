@@ -1,4 +1,4 @@
-import { RESIDENT_LIMITS, type MessageKey } from '@vigil/contract';
+import { absenceTimesProblem as sharedAbsenceRule, RESIDENT_LIMITS, type MessageKey } from '@vigil/contract';
 
 /**
  * Pure rules of the residents module: ages from birth dates, which residents may be deleted,
@@ -59,29 +59,15 @@ export const birthDateProblem = (birthDate: string, today: string): MessageKey |
 export const canDelete = (resident: { state: string; admittedAt: Date | null }, hasBed: boolean): boolean =>
   resident.state === 'registered' && resident.admittedAt === null && !hasBed;
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-/** Why a new absence's times are refused, or null. `end` is the expected return (null: until ended by hand). */
+/** Why a new absence's times are refused, as a message key, or null (the contract's shared rule). */
 export const absenceTimesProblem = (
   start: Date,
   end: Date | null,
   now: Date,
   admittedAt: Date | null,
 ): MessageKey | null => {
-  const t = now.getTime();
-  if (admittedAt && start.getTime() < admittedAt.getTime()) return 'absence.beforeAdmission';
-  if (
-    start.getTime() < t - RESIDENT_LIMITS.absencePastStartHours * HOUR ||
-    start.getTime() > t + RESIDENT_LIMITS.absenceFutureStartDays * DAY
-  ) {
-    return 'absence.startRange';
-  }
-  if (end === null) return null;
-  if (end.getTime() <= start.getTime()) return 'absence.endBeforeStart';
-  if (end.getTime() <= t) return 'absence.endPast';
-  if (end.getTime() - start.getTime() > RESIDENT_LIMITS.absenceMaxDays * DAY) return 'absence.tooLong';
-  return null;
+  const problem = sharedAbsenceRule(start, end, now, admittedAt);
+  return problem ? `absence.${problem}` : null;
 };
 
 /** Not yet ended: an absence under way or planned. One at a time per resident. */

@@ -135,6 +135,20 @@ export class ResidentRepository {
       .orderBy(asc(emergencyContacts.sort), asc(emergencyContacts.id));
   }
 
+  /** Emergency contacts of many residents (exports), in each resident's order. */
+  async contactsOfMany(db: Executor, residentIds: readonly number[]): Promise<Map<number, ContactRecord[]>> {
+    const out = new Map<number, ContactRecord[]>();
+    for (const part of chunks(residentIds)) {
+      const rows = await db
+        .select()
+        .from(emergencyContacts)
+        .where(inArray(emergencyContacts.residentId, part))
+        .orderBy(asc(emergencyContacts.residentId), asc(emergencyContacts.sort), asc(emergencyContacts.id));
+      for (const row of rows) out.set(row.residentId, [...(out.get(row.residentId) ?? []), row]);
+    }
+    return out;
+  }
+
   async insertMany(tx: Executor, rows: readonly NewResidentRecord[]): Promise<number[]> {
     const ids: number[] = [];
     for (const part of chunks(rows)) {

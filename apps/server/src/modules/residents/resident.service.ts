@@ -75,6 +75,7 @@ export interface ResidentListInput {
   priority?: boolean | undefined;
   areaId?: number | undefined;
   roomId?: number | undefined;
+  communityId?: number | undefined;
   ageMin?: number | undefined;
   ageMax?: number | undefined;
 }
@@ -128,6 +129,11 @@ export class ResidentService {
   }
 
   async list(caller: Caller, q: ResidentListInput) {
+    const { rows, total, carers, today } = await this.page(caller, q);
+    return { rows: rows.map((r) => presentRow(r, carers.get(r.resident.id) ?? [], today)), total };
+  }
+
+  private async page(caller: Caller, q: ResidentListInput) {
     const now = this.clock.now();
     const today = localDate(now);
     const { rows, total } = await this.query.page(this.db, {
@@ -140,6 +146,7 @@ export class ResidentService {
       priority: q.priority,
       areaId: q.areaId,
       roomId: q.roomId,
+      communityId: q.communityId,
       ...ageRangeBounds(today, q.ageMin, q.ageMax),
       now,
     });
@@ -147,7 +154,27 @@ export class ResidentService {
       this.db,
       rows.map((r) => r.resident.id),
     );
-    return { rows: rows.map((r) => presentRow(r, carers.get(r.resident.id) ?? [], today)), total };
+    return { rows, total, carers, today };
+  }
+
+  /**
+   * Residents of a list's filters with what the list leaves out (emergency contacts, other
+   * history), for the spreadsheet export.
+   */
+  async exportRows(caller: Caller, q: ResidentListInput) {
+    const { rows, total, carers, today } = await this.page(caller, q);
+    const contacts = await this.repo.contactsOfMany(
+      this.db,
+      rows.map((r) => r.resident.id),
+    );
+    return {
+      total,
+      rows: rows.map((r) => ({
+        row: presentRow(r, carers.get(r.resident.id) ?? [], today),
+        otherHistory: r.resident.otherHistory,
+        contacts: contacts.get(r.resident.id) ?? [],
+      })),
+    };
   }
 
   async summary(caller: Caller) {

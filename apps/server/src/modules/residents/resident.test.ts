@@ -422,13 +422,16 @@ describe.each(dbTargets())('residents (%s)', (target) => {
     let annex: { id: number; token: string };
     let places: Awaited<ReturnType<typeof seedPlaces>>;
     const ids = { eighty: 0, seventyNine: 0, checkedOut: 0, percent: 0 };
+    let garden = 0;
 
     beforeAll(async () => {
       const a = await makeProvider(app, group.token, 'Sunrise Annex');
       annex = { id: a.id, token: await app.login(a.userName, a.password) };
       places = await seedPlaces(app, annex.id, 'Annex');
       const carer = await seedCaregiver(app, annex.id, 'Annex Carer');
+      garden = await seedCommunity(app, annex.id, 'Annex Garden');
       ids.eighty = await mustInsert(app, annex.token, {
+        communityId: garden,
         name: 'Old Eighty',
         gender: 0,
         birthDate: '1946-03-15',
@@ -481,7 +484,7 @@ describe.each(dbTargets())('residents (%s)', (target) => {
       expect(res.data?.rows.map((r) => r.id)).toEqual([ids.percent, ids.checkedOut, ids.seventyNine, ids.eighty]);
     });
 
-    it('filters by keyword (name or contact phone), state, gender, priority, area, floor, room and age', async () => {
+    it('filters by keyword (name or contact phone), state, gender, priority, area, floor, room, community and age', async () => {
       expect(await list({ keyWord: 'old' })).toEqual(['Old Eighty']);
       expect(await list({ keyWord: '1111 2222' })).toEqual(['Old Eighty']);
       expect(await list({ keyWord: '100%' })).toEqual(['100% Sure_Name']);
@@ -496,6 +499,7 @@ describe.each(dbTargets())('residents (%s)', (target) => {
       expect(await list({ areaId: places.area.id })).toEqual(['Gone Home', 'Old Eighty']);
       expect(await list({ areaId: places.floor.id })).toEqual(['Gone Home', 'Old Eighty']);
       expect(await list({ roomId: places.room.id })).toEqual(['Gone Home', 'Old Eighty']);
+      expect(await list({ communityId: garden })).toEqual(['Old Eighty']);
       expect(await list({ ageMin: 80 })).toEqual(['Gone Home', 'Old Eighty']);
       expect(await list({ ageMax: 79 })).toEqual(['100% Sure_Name', 'Young Seventy-Nine']);
       expect(await list({ ageMin: 79, ageMax: 80 })).toEqual(['Young Seventy-Nine', 'Old Eighty']);

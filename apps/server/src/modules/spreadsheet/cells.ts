@@ -55,3 +55,29 @@ export const oneOf =
       params: { options: options.map((o) => translate(lang, o.label)).join(', ') },
     };
   };
+
+/** Yes or no in either server language (or 1 / 0, true / false). */
+export const yesNo: CellParser<boolean> = (value) => {
+  const v = value.toLowerCase();
+  const words = (key: 'sheet.yes' | 'sheet.no') => (['zh-CN', 'en-US'] as Language[]).map((l) => translate(l, key));
+  if (['1', 'true', 'y', ...words('sheet.yes')].includes(v)) return { ok: true, value: true };
+  if (['0', 'false', 'n', ...words('sheet.no')].includes(v)) return { ok: true, value: false };
+  return { ok: false, reason: 'import.cell.yesNo' };
+};
+
+/** Several of a fixed set, separated by commas (half- or full-width), enumeration commas or semicolons. */
+export const listOf =
+  <T extends string>(options: readonly { value: T; label: Parameters<typeof translate>[1] }[]): CellParser<T[]> =>
+  (value, lang) => {
+    const one = oneOf(options);
+    const out: T[] = [];
+    for (const part of value
+      .split(/[,，、;；]/)
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const result = one(part, lang);
+      if (!result.ok) return result;
+      if (!out.includes(result.value)) out.push(result.value);
+    }
+    return { ok: true, value: out };
+  };

@@ -6,6 +6,13 @@ import type { RowProblem } from './table-parser.ts';
 export const refuseImport = (problems: readonly RowProblem[]): AppError =>
   new AppError(Status.INVALID_INPUT, 'import.rowErrors', { count: problems.length }, 200, { problems });
 
+/**
+ * A refusal the user may overrule (same-name residents): inner status 300 like the console's other
+ * "continue?" answers, the problems listed, and the form field that confirms when sent as true.
+ */
+export const askToConfirm = (key: MessageKey, problems: readonly RowProblem[], confirmField: string): AppError =>
+  new AppError(Status.FAILED, key, { count: problems.length }, 200, { problems, confirmField });
+
 /** A problem found after parsing (duplicate bed, unregistered device …), worded like the parser's. */
 export const rowProblem = (
   lang: Language,

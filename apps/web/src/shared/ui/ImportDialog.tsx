@@ -1,4 +1,4 @@
-import { CONSTANTS, type Endpoint, type EndpointRequest } from '@vigil/contract/browser';
+import { CONSTANTS, type Endpoint, type EndpointRequest, type EndpointResult } from '@vigil/contract/browser';
 import { Alert, App, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,13 @@ const problemsOf = (error: unknown): ImportProblem[] | null => {
   return Array.isArray(problems) ? (problems as ImportProblem[]) : null;
 };
 
+/** A refusal the user may overrule (same-name residents) names the form field that confirms. */
+const confirmFieldOf = (error: unknown): string | null => {
+  if (!(error instanceof ApiError) || typeof error.data !== 'object' || error.data === null) return null;
+  const field = (error.data as { confirmField?: unknown }).confirmField;
+  return typeof field === 'string' ? field : null;
+};
+
 const { maxBytes, extensions } = CONSTANTS.spreadsheetImport;
 /** The same first checks the server makes, so a wrong file is refused before it is sent. */
 export const localProblem = (file: {
@@ -37,7 +44,7 @@ type Phase =
   | { kind: 'uploading'; percent: number }
   | { kind: 'processing' }
   | { kind: 'done'; imported: number }
-  | { kind: 'refused'; message: string; problems: ImportProblem[] };
+  | { kind: 'refused'; message: string; problems: ImportProblem[]; confirmField: string | null };
 
 export interface ImportDialogProps<T extends Endpoint, U extends Endpoint> {
   open: boolean;
@@ -50,7 +57,8 @@ export interface ImportDialogProps<T extends Endpoint, U extends Endpoint> {
   importCall: U;
   extraFields?: Record<string, string>;
   onClose: () => void;
-  onImported: () => void;
+  /** Called with the import call's whole result (counts, generated accounts …). */
+  onImported: (result: EndpointResult<U>) => void;
 }
 
 /**
@@ -77,10 +85,11 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
     }
   };
 
-  const start = async () => {
+  const start = async (confirmField?: string) => {
     if (!file) return;
     const form = new FormData();
     for (const [k, v] of Object.entries(props.extraFields ?? {})) form.append(k, v);
+    if (confirmField) form.append(confirmField, 'true');
     form.append('file', file, file.name);
     setPhase({ kind: 'uploading', percent: 0 });
     try {
@@ -90,11 +99,17 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
       });
       const imported = (result as { imported?: number } | null)?.imported ?? 0;
       setPhase({ kind: 'done', imported });
-      props.onImported();
+      props.onImported(result);
     } catch (error) {
       const problems = problemsOf(error);
-      if (problems) setPhase({ kind: 'refused', message: (error as ApiError).message, problems });
-      else {
+      if (problems) {
+        setPhase({
+          kind: 'refused',
+          message: (error as ApiError).message,
+          problems,
+          confirmField: confirmFieldOf(error),
+        });
+      } else {
         setPhase({ kind: 'idle' });
         onError(error);
       }
@@ -113,13 +128,25 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
       open={props.open}
       title={props.title}
       onCancel={close}
-      maskClosable={!busy}
+      mask={{ closable: !busy }}
       closable={!busy}
       width={720}
       footer={[
         <Button key="close" onClick={close} disabled={busy}>
           {t('common.close')}
         </Button>,
+        ...(phase.kind === 'refused' && phase.confirmField
+          ? [
+              <Button
+                key="confirm"
+                danger
+                onClick={() => void start(phase.confirmField ?? undefined)}
+                data-testid="import-confirm"
+              >
+                {t('transfer.importAnyway')}
+              </Button>,
+            ]
+          : []),
         <Button
           key="start"
           type="primary"
@@ -132,7 +159,7 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
         </Button>,
       ]}
     >
-      <Space direction="vertical" style={{ width: '100%' }}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
         <Space>
           <Button onClick={() => void getTemplate()} loading={templateBusy} data-testid="import-template">
             {t('transfer.template')}
@@ -170,13 +197,18 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
           <Alert
             type="success"
             showIcon
-            message={t('transfer.done', { count: phase.imported })}
+            title={t('transfer.done', { count: phase.imported })}
             data-testid="import-done"
           />
         )}
         {phase.kind === 'refused' && (
           <>
-            <Alert type="error" showIcon message={phase.message} data-testid="import-refused" />
+            <Alert
+              type={phase.confirmField ? 'warning' : 'error'}
+              showIcon
+              title={phase.message}
+              data-testid="import-refused"
+            />
             <Table<ImportProblem>
               size="small"
               rowKey={(p) => `${p.row}:${p.column}:${p.reason}`}

@@ -42,7 +42,8 @@ export const ConfirmLink = (props: {
         modal.confirm({
           title: props.title,
           content: props.content,
-          onOk: props.onOk,
+          // A refusal is shown by the caller; antd would re-throw a rejected onOk as an unhandled rejection.
+          onOk: () => Promise.resolve(props.onOk()).catch(() => undefined),
           okButtonProps: { danger: props.danger },
         })
       }

@@ -1,4 +1,4 @@
-import { MAX_RESIDENTS_PER_CAREGIVER } from '../../calls/caregivers.ts';
+import { MAX_RESIDENTS_PER_CAREGIVER } from '../../domain.ts';
 import { CONSTANTS } from '../../constants.ts';
 import { defineMessages } from '../define.ts';
 
@@ -54,19 +54,19 @@ export const caregiverMessages = defineMessages(
     'validation.phone': '{field}不是有效的手机号码：中国大陆手机号为 11 位数字，其他地区请以 + 和国家代码开头。',
     'validation.time': '{field}须为 HH:mm 格式的时间（00:00 至 23:59）。',
     'validation.controlChars': '{field}不能包含控制字符。',
-    'caregiver.residentLimit': `一名护工最多负责 ${perCaregiver} 位长者。`,
-    'caregiver.residentFull': `长者{name}的护工已达上限 ${perResident} 名。`,
-    'caregiver.residentProvider': '长者{name}属于其他服务商，护工只能负责本服务商的长者。',
-    'caregiver.phoneExists': '该手机号码的护工已存在。',
-    'caregiver.accountExists': '手机号码 {phone} 已被用作登录账号，请为该护工另设账号名。',
+    'caregiver.residentLimit': `一名护理员最多负责 ${perCaregiver} 位长者。`,
+    'caregiver.residentFull': `长者{name}的护理员已达上限 ${perResident} 名。`,
+    'caregiver.residentProvider': '长者{name}属于其他服务商，护理员只能负责本服务商的长者。',
+    'caregiver.phoneExists': '该手机号码的护理员已存在。',
+    'caregiver.accountExists': '手机号码 {phone} 已被用作登录账号，请为该护理员另设账号名。',
     'caregiver.busy': '这些记录正在被他人修改，请稍后重试。',
     'community.exists': '社区名称已存在。',
     'community.hasResidents': '该社区还有长者，请先将其移出再删除。',
     'community.notMember': '长者{name}不属于该社区。',
     'community.sleepWakeSame': '入睡时间与起床时间不能相同。',
     'community.alarmLevelConflict': '同一告警类型不能同时设为一级和二级：{type}。',
-    'community.receiverProvider': '护工{name}属于其他服务商，不能接收该社区的告警。',
-    'community.receiverDisabled': '护工{name}已停用，不能接收告警。',
+    'community.receiverProvider': '护理员{name}属于其他服务商，不能接收该社区的告警。',
+    'community.receiverDisabled': '护理员{name}已停用，不能接收告警。',
     'field.phone': '手机号码',
     'field.job': '职务',
     'field.level': '级别',

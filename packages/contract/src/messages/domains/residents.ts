@@ -1,4 +1,4 @@
-import { RESIDENT_LIMITS } from '../../calls/residents.ts';
+import { RESIDENT_LIMITS } from '../../domain.ts';
 import { defineMessages } from '../define.ts';
 
 const L = RESIDENT_LIMITS;
@@ -54,8 +54,8 @@ export const residentMessages = defineMessages(
     'resident.birthDateTooOld': `按该出生日期计算年龄超过 ${L.maxAgeYears} 岁，请检查年份。`,
     'resident.contactDuplicate': '手机号码 {phone} 在紧急联系人中重复填写。',
     'resident.contactNotFound': '正在编辑的紧急联系人不属于该长者。',
-    'resident.carerNotFound': '所选护工不存在或不属于该长者所在的服务商，请刷新护工列表。',
-    'resident.carerFull': `护工{name}负责的长者已达上限 ${L.maxResidentsPerCarer} 位。`,
+    'resident.carerNotFound': '所选护理员不存在或不属于该长者所在的服务商，请刷新护理员列表。',
+    'resident.carerFull': `护理员{name}负责的长者已达上限 ${L.maxResidentsPerCarer} 位。`,
     'resident.communityNotFound': '所选社区不存在或不属于该长者所在的服务商，请刷新社区列表。',
     'resident.deleteCheckedIn': '该长者正在入住床位，请先办理退住再删除。',
     'resident.ageRange': '最大年龄不能小于最小年龄。',
@@ -79,7 +79,7 @@ export const residentMessages = defineMessages(
     'field.contacts': '紧急联系人',
     'field.relation': '关系',
     'field.priority': '重点关注',
-    'field.caregiverIds': '护工',
+    'field.caregiverIds': '护理员',
     'field.state': '入住状态',
     'field.ageMin': '最小年龄',
     'field.ageMax': '最大年龄',

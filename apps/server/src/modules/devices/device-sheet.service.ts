@@ -1,0 +1,136 @@
+import { DEVICE_TYPES, type BinaryBody, type DeviceRow, type Language, type UploadedFile } from '@vigil/contract';
+import type { Db } from '../../db/database.ts';
+import type { Caller } from '../../http/caller.ts';
+import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
+import {
+  readSheet,
+  refuseOnProblems,
+  sheetExport,
+  sheetTemplate,
+  type DomainProblem,
+  type SheetContent,
+  type SheetDefinition,
+} from '../spreadsheet/sheet-import.ts';
+import type { Columns } from '../spreadsheet/table-parser.ts';
+import { DEVICE_SHEET, HOST_SHEET, INFRARED_SHEET, modelOf, onlineLabel, STOCK_SHEET } from './device-sheets.ts';
+import type { AddRules, DeviceListInput } from './device.service.ts';
+import type { DeviceServices } from './devices.module.ts';
+import type { DeviceRowProblem } from './row-problems.ts';
+
+export interface SheetActor {
+  caller: Caller;
+  ip: string;
+  lang: Language;
+}
+
+const GATEWAY_TYPE = DEVICE_TYPES.find((t) => t.kind === 'gateway_host')?.code;
+
+/** Values of a record without the columns left empty, so the contract's schema sees them as omitted. */
+const given = (values: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+
+/**
+ * A registry duplicate names the earlier entry by its place in the list (from 1); in a spreadsheet
+ * it is worded as the earlier row.
+ */
+const asSheetProblem =
+  (content: SheetContent<Columns>) =>
+  (p: DeviceRowProblem): DomainProblem => {
+    if (p.key !== 'deviceStock.duplicate') return p;
+    const other = content.records[Number(p.params.other) - 1]?.row ?? p.params.other;
+    return { index: p.index, field: p.field, key: 'import.cell.duplicate', params: { other: other ?? '' } };
+  };
+
+/** Device spreadsheets: the provider's devices, the registry, gateway hosts and their infrared detectors. */
+export class DeviceSheetService {
+  constructor(
+    private readonly db: Db,
+    private readonly s: DeviceServices,
+  ) {}
+
+  template(kind: 'device' | 'stock' | 'host' | 'infrared', lang: Language): BinaryBody {
+    const filename = `${kind}-template.xlsx`;
+    switch (kind) {
+      case 'device':
+        return sheetTemplate(DEVICE_SHEET, lang, filename);
+      case 'stock':
+        return sheetTemplate(STOCK_SHEET, lang, filename);
+      case 'host':
+        return sheetTemplate(HOST_SHEET, lang, filename);
+      case 'infrared':
+        return sheetTemplate(INFRARED_SHEET, lang, filename);
+    }
+  }
+
+  /** Adds registry devices to a provider, with insertDevice's checks on every row. */
+  addDevices(actor: SheetActor, file: UploadedFile | undefined, providerId: number | undefined) {
+    return this.addWith(actor, file, DEVICE_SHEET, (v) => ({ ...given(v), ...(providerId ? { providerId } : {}) }));
+  }
+
+  /** Adds gateway hosts (of the gateway type) to a provider. */
+  addHosts(actor: SheetActor, file: UploadedFile | undefined, providerId: number | undefined) {
+    return this.addWith(
+      actor,
+      file,
+      HOST_SHEET,
+      (v) => ({ ...given(v), deviceType: GATEWAY_TYPE, ...(providerId ? { providerId } : {}) }),
+      ['gateway_host'],
+    );
+  }
+
+  /** Pairs infrared detectors to hosts of the caller's providers: each joins its host's provider. */
+  addInfrared(actor: SheetActor, file: UploadedFile | undefined) {
+    return this.addWith(actor, file, INFRARED_SHEET, (v) => given(v), ['infrared_motion']);
+  }
+
+  /** Loads manufactured device IDs into the registry (administrators). */
+  async addToRegistry(actor: SheetActor, file: UploadedFile | undefined): Promise<number> {
+    const content = readSheet(file, STOCK_SHEET, actor.lang);
+    await this.db.transaction(async (tx) => {
+      const rows = content.records.map((r) => given(r.values));
+      const { problems } = await this.s.stock.addMany(actor.caller, rows, tx, actor.ip);
+      refuseOnProblems(STOCK_SHEET, actor.lang, content, problems.map(asSheetProblem(content)));
+    });
+    return content.records.length;
+  }
+
+  async exportDevices(actor: SheetActor, query: Omit<DeviceListInput, 'pageNum' | 'pageSize'>): Promise<BinaryBody> {
+    const { rows, total } = await this.s.devices.list(actor.caller, { ...query, ...EXPORT_PAGE });
+    assertExportable(total);
+    const bedPath = (d: DeviceRow) =>
+      d.bunkName === null ? null : [d.areaName, d.floorName, d.roomName, d.bunkName].join(' / ');
+    return sheetExport(
+      DEVICE_SHEET,
+      actor.lang,
+      'devices.xlsx',
+      rows,
+      (d) => [d.deviceId, modelOf(d.deviceType), d.name, d.commMode, d.remark],
+      [
+        { header: 'sheet.col.online', value: (d) => onlineLabel(actor.lang, d.online) },
+        { header: 'sheet.col.bed', value: bedPath },
+        { header: 'sheet.col.resident', value: (d) => d.userName },
+        { header: 'sheet.col.provider', value: (d) => d.providerName },
+      ],
+    );
+  }
+
+  /**
+   * The devices module's batch add over a sheet's rows, in one transaction: any problem (cells or
+   * the add checks) refuses the file and adds nothing.
+   */
+  private async addWith<C extends Columns>(
+    actor: SheetActor,
+    file: UploadedFile | undefined,
+    sheet: SheetDefinition<C>,
+    input: (values: Record<string, unknown>) => Record<string, unknown>,
+    kinds?: AddRules['kinds'],
+  ): Promise<number> {
+    const content = readSheet(file, sheet, actor.lang);
+    await this.db.transaction(async (tx) => {
+      const rows = content.records.map((r) => input(r.values as Record<string, unknown>));
+      const { problems } = await this.s.devices.addMany(actor.caller, rows, tx, actor.ip, kinds ? { kinds } : {});
+      refuseOnProblems(sheet, actor.lang, content, problems);
+    });
+    return content.records.length;
+  }
+}

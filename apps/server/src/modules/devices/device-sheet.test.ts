@@ -1,0 +1,178 @@
+import {
+  deviceBatchAdd,
+  deviceCalls,
+  deviceExcelModel,
+  deviceExportData,
+  deviceStockExcelModel,
+  deviceStockImportSheet,
+  gatewayExcelModel,
+  heHostBatchAdd,
+  heInfraredBatchAdd,
+} from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
+import { addDevice, deviceWorld, T, type DeviceWorld } from './device-test-support.ts';
+
+type Problems = { problems: { row: number; column: string; reason: string }[] };
+const DEVICE_HEADER = ['Device ID', 'Device type (model or code)', 'Device name', 'Communication mode', 'Remark'];
+
+describe.each(dbTargets())('device spreadsheets (%s)', (target) => {
+  let app: TestApp;
+  let w: DeviceWorld;
+
+  const upload = (
+    call: typeof deviceBatchAdd | typeof heHostBatchAdd | typeof heInfraredBatchAdd | typeof deviceStockImportSheet,
+    rows: (string | number)[][],
+    token: string,
+  ) => app.call(call, uploadForm(workbook(rows)), { token });
+  const deviceIds = async (token: string) =>
+    ((await app.call(deviceCalls.getDeviceList, { pageSize: 1000 }, { token })).data?.rows ?? [])
+      .map((d) => d.deviceId)
+      .sort();
+  const problemsOf = (res: { data: unknown }) =>
+    (res.data as Problems).problems.map((p) => [p.row, p.column, p.reason] as const);
+
+  beforeAll(async () => {
+    app = await createTestApp(target);
+    w = await deviceWorld(app, 'Sheet');
+  });
+  afterAll(() => app?.close());
+
+  it('loads the registry from a spreadsheet (administrators), all or nothing', async () => {
+    const template = await app.download(deviceStockExcelModel, {}, { token: w.admin, lang: 'zh-CN' });
+    expect(sheetRows(template)[0]).toEqual([
+      '设备编号',
+      '设备类型（型号或编码）',
+      '密文编号',
+      'IMEI',
+      '4G 模组 IMEI',
+      'SIM 卡 ICCID',
+      '型号',
+      '固件类型',
+      '批次',
+    ]);
+    const header = sheetRows(await app.download(deviceStockExcelModel, {}, { token: w.admin }))[0] ?? [];
+    const bad = await upload(
+      deviceStockImportSheet,
+      [header, ['SH-1', 'BM8701-2'], ['SH-1', '49'], ['SH-2', 'toaster'], ['SH-3', 'M8701W', '', '12345']],
+      w.admin,
+    );
+    expect(bad.msgKey).toBe('import.rowErrors');
+    expect(problemsOf(bad)).toEqual([
+      [3, 'Device ID', 'repeats row 2 of this file'],
+      [4, 'Device type (model or code)', 'must be a device type code or model of the catalogue'],
+      [5, 'IMEI', expect.stringContaining('IMEI')],
+    ]);
+    const rows = [
+      header,
+      ...['SH-1', 'SH-2', 'SH-3', 'SH-4'].map((id) => [id, 'BM8701-2']),
+      ['SH-HOST-1', 'LHD8100'],
+      ['SH-HOST-2', '21008'],
+      ['SH-IR-1', 'LH-910FK'],
+      ['SH-IR-2', 'HW-N05'],
+      ['SH-DOOR', 'MC-N01'],
+    ];
+    const ok = await upload(deviceStockImportSheet, rows, w.admin);
+    expect(ok.status, ok.msg).toBe(200);
+    expect(ok.data).toEqual({ imported: 9 });
+    // Providers do not load the registry.
+    expect((await upload(deviceStockImportSheet, rows, w.aHome.token)).msgKey).toBe('no_permission');
+  });
+
+  it('adds registry devices to a provider with the checks of insertDevice on every row', async () => {
+    expect(sheetRows(await app.download(deviceExcelModel, {}, { token: w.aHome.token }))).toEqual([DEVICE_HEADER]);
+    await addDevice(app, w.bGroup.token, 'SH-4', T.sleep);
+    const before = await deviceIds(w.aHome.token);
+    const bad = await upload(
+      deviceBatchAdd,
+      [
+        DEVICE_HEADER,
+        ['SH-1', 'BM8701-2', 'Bed 1', 'wifi'],
+        ['SH-4', 'BM8701-2'],
+        ['SH-NONE', 'BM8701-2'],
+        ['SH-2', 'M8701W'],
+        ['SH 3!', 'BM8701-2'],
+        ['SH-3', 'BM8701-2', '', 'pigeon'],
+      ],
+      w.aHome.token,
+    );
+    expect(bad.msgKey).toBe('import.rowErrors');
+    expect(problemsOf(bad).map(([row, column]) => [row, column])).toEqual([
+      [3, 'Device ID'],
+      [4, 'Device ID'],
+      [5, 'Device type (model or code)'],
+      [6, 'Device ID'],
+      [7, 'Communication mode'],
+    ]);
+    expect(await deviceIds(w.aHome.token)).toEqual(before);
+
+    const ok = await upload(
+      deviceBatchAdd,
+      [DEVICE_HEADER, ['SH-1', 'BM8701-2', 'Bed 1', 'wifi'], ['sh-2', '49', '', '', 'by code']],
+      w.aHome.token,
+    );
+    expect(ok.status, ok.msg).toBe(200);
+    expect(await deviceIds(w.aHome.token)).toEqual([...before, 'SH-1', 'SH-2'].sort());
+  });
+
+  it('adds gateway hosts, then pairs infrared detectors to them', async () => {
+    const hostHeader = sheetRows(await app.download(gatewayExcelModel, { kind: 'host' }, { token: w.aHome.token }))[0];
+    expect(hostHeader).toEqual(['Gateway host ID', 'Device name', 'Remark']);
+    const irHeader = sheetRows(
+      await app.download(gatewayExcelModel, { kind: 'infrared' }, { token: w.aHome.token }),
+    )[0];
+    expect(irHeader).toEqual(['Gateway host ID', 'Device ID', 'Device type (model or code)', 'Device name']);
+
+    const notHost = await upload(heHostBatchAdd, [hostHeader ?? [], ['SH-DOOR']], w.aHome.token);
+    expect(problemsOf(notHost)).toEqual([[2, 'Gateway host ID', expect.any(String)]]);
+    const hosts = await upload(heHostBatchAdd, [hostHeader ?? [], ['SH-HOST-1', 'Hall'], ['SH-HOST-2']], w.aHome.token);
+    expect(hosts.status, hosts.msg).toBe(200);
+
+    const badIr = await upload(
+      heInfraredBatchAdd,
+      [
+        irHeader ?? [],
+        ['SH-HOST-1', 'SH-IR-1', 'LH-910FK'],
+        ['SH-HOST-1', 'SH-DOOR', 'MC-N01'],
+        ['SH-NOPE', 'SH-IR-2', 'HW-N05'],
+      ],
+      w.aHome.token,
+    );
+    expect(problemsOf(badIr).map(([row, column]) => [row, column])).toEqual([
+      [3, 'Device type (model or code)'],
+      [4, 'Gateway host ID'],
+    ]);
+    const ir = await upload(
+      heInfraredBatchAdd,
+      [irHeader ?? [], ['SH-HOST-1', 'SH-IR-1', 'LH-910FK', 'Corridor'], ['SH-HOST-2', 'SH-IR-2', '20999']],
+      w.aHome.token,
+    );
+    expect(ir.status, ir.msg).toBe(200);
+    const listed = await app.call(deviceCalls.heGetDeviceList, { pageSize: 10 }, { token: w.aHome.token });
+    const subs = Object.fromEntries(
+      (listed.data?.rows ?? []).map((h) => [h.deviceId, h.subDevices.map((s) => `${s.deviceId}:${s.name ?? ''}`)]),
+    );
+    expect(subs).toEqual({ 'SH-HOST-1': ['SH-IR-1:Corridor'], 'SH-HOST-2': ['SH-IR-2:'] });
+  });
+
+  it('exports devices in the template columns plus state, and the export adds them elsewhere', async () => {
+    const file = await app.download(deviceExportData, { kind: 'sleep' }, { token: w.aHome.token, lang: 'en-US' });
+    const rows = sheetRows(file);
+    expect(rows[0]).toEqual([...DEVICE_HEADER, 'Online status', 'Bed', 'Resident', 'Provider']);
+    expect(rows.slice(1).map((r) => r.slice(0, 5))).toEqual([
+      ['SH-2', 'BM8701-2', '', '', 'by code'],
+      ['SH-1', 'BM8701-2', 'Bed 1', 'wifi', ''],
+    ]);
+    // Removed from this provider, the exported rows add the same devices back.
+    for (const id of ['SH-1', 'SH-2']) {
+      expect((await app.call(deviceCalls.deleteDevice, { deviceId: id }, { token: w.aHome.token })).status).toBe(200);
+    }
+    const again = await app.call(deviceBatchAdd, uploadForm(workbook(rows)), { token: w.aHome.token });
+    expect(again.status, again.msg).toBe(200);
+    expect(again.data).toEqual({ imported: 2 });
+    expect(notesOf(await app.download(deviceExcelModel, {}, { token: w.aHome.token }))).toContain(
+      'Communication mode: one of wifi, nb-iot, 4g, zigbee, lora, ble, ethernet.',
+    );
+  });
+});
