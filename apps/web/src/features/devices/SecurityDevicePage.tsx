@@ -1,5 +1,24 @@
-import { PlaceholderPage } from '../placeholder/PlaceholderPage.tsx';
+import { Tabs, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { DeviceList } from './DeviceList.tsx';
 
-/** Being built (issue 4). */
-const SecurityDevicePage = () => <PlaceholderPage name="safeDeviceManage" />;
+/**
+ * Security devices: the sensors (call buttons, door magnets, smoke, gas, CO, flood, infrared) and,
+ * on their own tab, the wearables (badges, nurse watches), which the server groups apart.
+ */
+const SecurityDevicePage = () => {
+  const { t } = useTranslation('devices');
+  return (
+    <div>
+      <Typography.Title level={4}>{t('menu.safeDeviceManage')}</Typography.Title>
+      <Tabs
+        destroyOnHidden
+        items={[
+          { key: 'security', label: t('page.securitySensors'), children: <DeviceList group="security" /> },
+          { key: 'wearable', label: t('page.wearables'), children: <DeviceList group="wearable" /> },
+        ]}
+      />
+    </div>
+  );
+};
 export default SecurityDevicePage;

@@ -1,5 +1,29 @@
-import { PlaceholderPage } from '../placeholder/PlaceholderPage.tsx';
+import { Tabs, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../shared/session/session-store.ts';
+import { isDeviceAdmin } from './device-model.ts';
+import { DeviceList } from './DeviceList.tsx';
+import { DeviceRegistry } from './DeviceRegistry.tsx';
 
-/** Being built (issue 4). */
-const SleepDevicePage = () => <PlaceholderPage name="deviceManage" />;
+/** Sleep monitors; platform device administrators also keep the device registry here. */
+const SleepDevicePage = () => {
+  const { t } = useTranslation('devices');
+  const admin = isDeviceAdmin(useSession().info?.role);
+  return (
+    <div>
+      <Typography.Title level={4}>{t('menu.deviceManage')}</Typography.Title>
+      {admin ? (
+        <Tabs
+          destroyOnHidden
+          items={[
+            { key: 'devices', label: t('page.sleepDevices'), children: <DeviceList group="sleep" /> },
+            { key: 'registry', label: t('page.registry'), children: <DeviceRegistry /> },
+          ]}
+        />
+      ) : (
+        <DeviceList group="sleep" />
+      )}
+    </div>
+  );
+};
 export default SleepDevicePage;

@@ -1,0 +1,164 @@
+import { getDeviceList, isPlatformRole } from '@vigil/contract/browser';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Input, Select, Space, Table } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api/client.ts';
+import { useSession } from '../../shared/session/session-store.ts';
+import { AlgModeDialog } from './AlgModeDialog.tsx';
+import { deviceColumns, UploadSwitch } from './device-columns.tsx';
+import { typeOptions } from './device-labels.ts';
+import { isDeviceAdmin, type DeviceFilters, type DeviceGroup, type DeviceRow } from './device-model.ts';
+import { DeviceFormDialog } from './DeviceFormDialog.tsx';
+import { DeviceRowActions, type DeviceDialog } from './DeviceRowActions.tsx';
+import { DeviceSummary } from './DeviceSummary.tsx';
+import { DeviceTransfer } from './DeviceTransfer.tsx';
+import { InitSensorDialog } from './InitSensorDialog.tsx';
+import { IntervalDialog } from './IntervalDialog.tsx';
+import { SyncAllButton } from './SyncAllButton.tsx';
+import { useDeviceActions } from './useDeviceActions.ts';
+import { useDeviceTypes } from './useDeviceTypes.ts';
+import { useProviderOptions } from './useProviderOptions.ts';
+
+type OnlineChoice = 'online' | 'offline';
+type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow } | null;
+
+/**
+ * The device list of one group of kinds (sleep monitors, fall radars, security sensors …): counts,
+ * filters, paging, and every action on a device. The device pages are thin wrappers around it.
+ */
+export const DeviceList = (props: { group: DeviceGroup }) => {
+  const { t } = useTranslation('devices');
+  const session = useSession();
+  const role = session.info?.role;
+  const platform = role ? isPlatformRole(role) : false;
+  const admin = isDeviceAdmin(role);
+  const [filters, setFilters] = useState<DeviceFilters>({});
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const { types } = useDeviceTypes([props.group]);
+  const providers = useProviderOptions(platform);
+  const actions = useDeviceActions();
+
+  /** A narrower list may not have the current page, so every filter change starts at page 1. */
+  const filter = (change: DeviceFilters) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
+
+  const listFilters = useMemo(() => ({ kind: props.group, ...filters }), [props.group, filters]);
+  const list = useQuery({
+    queryKey: ['devices', 'list', listFilters, page],
+    queryFn: () => api(getDeviceList, { ...page, ...listFilters }),
+  });
+
+  const columns = deviceColumns({
+    t,
+    group: props.group,
+    showProvider: platform,
+    uploadSwitch: admin
+      ? (row) => (
+          <UploadSwitch
+            t={t}
+            row={row}
+            busy={actions.uploadData.isPending && actions.uploadData.variables?.deviceId === row.deviceId}
+            onChange={(uploadData) => actions.uploadData.mutate({ deviceId: row.deviceId, uploadData })}
+          />
+        )
+      : undefined,
+    actions: (row) => (
+      <DeviceRowActions device={row} actions={actions} onDialog={(kind) => setDialog({ kind, device: row })} />
+    ),
+  });
+
+  const close = () => setDialog(null);
+  return (
+    <div>
+      <DeviceSummary group={props.group} providerId={filters.providerId} />
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          data-testid="device-search"
+          allowClear
+          placeholder={t('filter.keyword')}
+          enterButton={t('common.search')}
+          style={{ width: 360 }}
+          onSearch={(value) => filter({ keyWord: value.trim() || undefined })}
+        />
+        <Select<OnlineChoice>
+          data-testid="device-filter-online"
+          aria-label={t('field.online')}
+          placeholder={t('field.online')}
+          allowClear
+          style={{ minWidth: 120 }}
+          options={[
+            { value: 'online', label: t('state.online') },
+            { value: 'offline', label: t('state.offline') },
+          ]}
+          onChange={(choice?: OnlineChoice) =>
+            filter({ online: choice === undefined ? undefined : choice === 'online' })
+          }
+        />
+        {types.length > 1 && (
+          <Select<number>
+            data-testid="device-filter-type"
+            aria-label={t('field.type')}
+            placeholder={t('field.type')}
+            allowClear
+            style={{ minWidth: 220 }}
+            options={typeOptions(t, types)}
+            onChange={(deviceType?: number) => filter({ deviceType })}
+          />
+        )}
+        {platform && (
+          <Select<number>
+            data-testid="device-filter-provider"
+            aria-label={t('field.provider')}
+            placeholder={t('field.provider')}
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ minWidth: 180 }}
+            loading={providers.loading}
+            options={providers.options}
+            onChange={(providerId?: number) => filter({ providerId })}
+          />
+        )}
+        <Button type="primary" data-testid="device-register" onClick={() => setDialog({ kind: 'register' })}>
+          {t('action.register')}
+        </Button>
+        <DeviceTransfer filters={listFilters} providerId={filters.providerId} needsProvider={platform} />
+        <SyncAllButton providerId={filters.providerId} />
+      </Space>
+      <Table<DeviceRow>
+        data-testid="device-table"
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.rows ?? []}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+      {dialog?.kind === 'register' && (
+        <DeviceFormDialog
+          types={types}
+          chooseProvider={platform}
+          defaultProviderId={filters.providerId}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <DeviceFormDialog device={dialog.device} types={types} chooseProvider={false} onClose={close} />
+      )}
+      {dialog?.kind === 'interval' && <IntervalDialog device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'algMode' && <AlgModeDialog device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'initSensor' && <InitSensorDialog device={dialog.device} onClose={close} />}
+    </div>
+  );
+};

@@ -1,0 +1,209 @@
+import { CONSTANTS, heGetDeviceList, isPlatformRole } from '@vigil/contract/browser';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Input, Select, Space, Table, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api/client.ts';
+import { useSession } from '../../shared/session/session-store.ts';
+import { isDeviceAdmin, type GatewayHostRow, type SubDeviceRow } from './device-model.ts';
+import { DeviceFormDialog } from './DeviceFormDialog.tsx';
+import { DeviceSummary } from './DeviceSummary.tsx';
+import { GatewayImports } from './GatewayImports.tsx';
+import { hostColumns, subDeviceColumns } from './gateway-columns.tsx';
+import { MoveHostDialog } from './MoveHostDialog.tsx';
+import { PairSubDeviceDialog } from './PairSubDeviceDialog.tsx';
+import { ReplaceDeviceDialog } from './ReplaceDeviceDialog.tsx';
+import { useDeviceTypes } from './useDeviceTypes.ts';
+import { useGatewayDelete } from './useGatewayActions.ts';
+import { useProviderOptions } from './useProviderOptions.ts';
+
+/** A host holds fewer than 50 sub-devices (spec section 5). */
+const MAX_SUB_DEVICES = CONSTANTS.maxSubDevicesPerGateway - 1;
+
+interface HostFilters {
+  keyWord?: string;
+  online?: boolean;
+  providerId?: number;
+}
+type OnlineChoice = 'online' | 'offline';
+type OpenDialog =
+  | { kind: 'addHost' }
+  | { kind: 'edit' | 'pair' | 'move'; host: GatewayHostRow }
+  | { kind: 'replace'; device: { deviceId: string; model: string }; host: boolean }
+  | null;
+
+/** Gateway hosts with their sub-devices: add, pair, replace, delete, move between providers. */
+export const GatewayHostList = () => {
+  const { t } = useTranslation('devices');
+  const { modal } = App.useApp();
+  const session = useSession();
+  const role = session.info?.role;
+  const platform = role ? isPlatformRole(role) : false;
+  const admin = isDeviceAdmin(role);
+  const [filters, setFilters] = useState<HostFilters>({});
+  const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const { types: subTypes } = useDeviceTypes(['security']);
+  const providers = useProviderOptions(platform);
+  const remove = useGatewayDelete();
+
+  const filter = (change: HostFilters) => {
+    setFilters((current) => ({ ...current, ...change }));
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
+  const list = useQuery({
+    queryKey: ['devices', 'hosts', filters, page],
+    queryFn: () => api(heGetDeviceList, { ...page, ...filters }),
+  });
+
+  const confirmDelete = (device: { deviceId: string; deviceType: number }, host: boolean) =>
+    modal.confirm({
+      title: t('common.delete'),
+      content: t(host ? 'gateway.deleteHostConfirm' : 'gateway.deleteSubConfirm', { deviceId: device.deviceId }),
+      okButtonProps: { danger: true },
+      // The failure is shown by the mutation's onError; the dialog only needs to close.
+      onOk: () =>
+        remove.mutateAsync({ deviceId: device.deviceId, deviceType: device.deviceType }).catch(() => undefined),
+    });
+
+  const hostActions = (host: GatewayHostRow) => {
+    const full = host.subDevices.length >= MAX_SUB_DEVICES;
+    const hasSubs = host.subDevices.length > 0;
+    return (
+      <Space size={0} wrap>
+        <Tooltip title={full ? t('gateway.full', { max: MAX_SUB_DEVICES }) : undefined}>
+          <Button
+            type="link"
+            size="small"
+            disabled={full}
+            data-testid={`pair-${host.deviceId}`}
+            onClick={() => setDialog({ kind: 'pair', host })}
+          >
+            {t('gateway.pair')}
+          </Button>
+        </Tooltip>
+        <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', host })}>
+          {t('common.edit')}
+        </Button>
+        <Button type="link" size="small" onClick={() => setDialog({ kind: 'replace', device: host, host: true })}>
+          {t('gateway.replace')}
+        </Button>
+        {admin && (
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'move', host })}>
+            {t('gateway.move')}
+          </Button>
+        )}
+        <Tooltip title={hasSubs ? t('gateway.deleteHasSubs', { count: host.subDevices.length }) : undefined}>
+          <Button type="link" size="small" danger disabled={hasSubs} onClick={() => confirmDelete(host, true)}>
+            {t('common.delete')}
+          </Button>
+        </Tooltip>
+      </Space>
+    );
+  };
+  const subActions = (sub: SubDeviceRow) => (
+    <Space size={0}>
+      <Button type="link" size="small" onClick={() => setDialog({ kind: 'replace', device: sub, host: false })}>
+        {t('gateway.replace')}
+      </Button>
+      <Button type="link" size="small" danger onClick={() => confirmDelete(sub, false)}>
+        {t('common.delete')}
+      </Button>
+    </Space>
+  );
+
+  const close = () => setDialog(null);
+  return (
+    <div>
+      <DeviceSummary group="gateway" providerId={filters.providerId} />
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          data-testid="host-search"
+          allowClear
+          placeholder={t('gateway.keyword')}
+          enterButton={t('common.search')}
+          style={{ width: 360 }}
+          onSearch={(value) => filter({ keyWord: value.trim() || undefined })}
+        />
+        <Select<OnlineChoice>
+          data-testid="host-filter-online"
+          aria-label={t('field.online')}
+          placeholder={t('field.online')}
+          allowClear
+          style={{ minWidth: 120 }}
+          options={[
+            { value: 'online', label: t('state.online') },
+            { value: 'offline', label: t('state.offline') },
+          ]}
+          onChange={(choice?: OnlineChoice) =>
+            filter({ online: choice === undefined ? undefined : choice === 'online' })
+          }
+        />
+        {platform && (
+          <Select<number>
+            data-testid="host-filter-provider"
+            aria-label={t('field.provider')}
+            placeholder={t('field.provider')}
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            style={{ minWidth: 180 }}
+            loading={providers.loading}
+            options={providers.options}
+            onChange={(providerId?: number) => filter({ providerId })}
+          />
+        )}
+        <Button type="primary" data-testid="host-add" onClick={() => setDialog({ kind: 'addHost' })}>
+          {t('gateway.addHost')}
+        </Button>
+        <GatewayImports providerId={filters.providerId} needsProvider={platform} />
+      </Space>
+      <Table<GatewayHostRow>
+        data-testid="host-table"
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching}
+        columns={hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions })}
+        dataSource={list.data?.rows ?? []}
+        scroll={{ x: 'max-content' }}
+        expandable={{
+          rowExpandable: (host) => host.subDevices.length > 0,
+          expandedRowRender: (host) => (
+            <Table<SubDeviceRow>
+              data-testid={`subs-${host.deviceId}`}
+              rowKey="id"
+              size="small"
+              pagination={false}
+              columns={subDeviceColumns({ t, actions: subActions })}
+              dataSource={host.subDevices}
+            />
+          ),
+        }}
+        pagination={{
+          current: page.pageNum,
+          pageSize: page.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
+        }}
+      />
+      {dialog?.kind === 'addHost' && (
+        <DeviceFormDialog
+          gatewayHost
+          types={[]}
+          chooseProvider={platform}
+          defaultProviderId={filters.providerId}
+          onClose={close}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <DeviceFormDialog gatewayHost device={dialog.host} types={[]} chooseProvider={false} onClose={close} />
+      )}
+      {dialog?.kind === 'pair' && (
+        <PairSubDeviceDialog host={dialog.host} types={subTypes} maxSubDevices={MAX_SUB_DEVICES} onClose={close} />
+      )}
+      {dialog?.kind === 'replace' && <ReplaceDeviceDialog device={dialog.device} host={dialog.host} onClose={close} />}
+      {dialog?.kind === 'move' && <MoveHostDialog host={dialog.host} onClose={close} />}
+    </div>
+  );
+};

@@ -1,0 +1,59 @@
+import { heChangProvider } from '@vigil/contract/browser';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Form, Modal, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api/client.ts';
+import { useApiError } from '../../shared/ui/useApiError.ts';
+import type { GatewayHostRow } from './device-model.ts';
+import { useProviderOptions } from './useProviderOptions.ts';
+
+/** Moves a gateway host with all its sub-devices to another provider (platform administrators). */
+export const MoveHostDialog = (props: {
+  host: Pick<GatewayHostRow, 'deviceId' | 'providerId' | 'providerName' | 'subDevices'>;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation('devices');
+  const { message } = App.useApp();
+  const onError = useApiError();
+  const queryClient = useQueryClient();
+  const providers = useProviderOptions(true);
+  const [form] = Form.useForm<{ providerId: number }>();
+  const move = useMutation({
+    mutationFn: (providerId: number) => api(heChangProvider, { deviceId: props.host.deviceId, providerId }),
+    onSuccess: (result) => {
+      void message.success(t('gateway.moved', { count: result.moved }));
+      void queryClient.invalidateQueries({ queryKey: ['devices'] });
+      props.onClose();
+    },
+    onError,
+  });
+  return (
+    <Modal
+      open
+      title={t('gateway.moveTitle', { deviceId: props.host.deviceId })}
+      okText={t('gateway.move')}
+      cancelText={t('common.cancel')}
+      confirmLoading={move.isPending}
+      onOk={() => form.submit()}
+      onCancel={props.onClose}
+    >
+      <Typography.Paragraph type="secondary">
+        {t('gateway.moveNote', { provider: props.host.providerName, count: props.host.subDevices.length })}
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical" data-testid="move-form" onFinish={(v) => move.mutate(v.providerId)}>
+        <Form.Item
+          name="providerId"
+          label={t('gateway.targetProvider')}
+          rules={[{ required: true, message: t('form.providerRequired') }]}
+        >
+          <Select
+            options={providers.options.filter((p) => p.value !== props.host.providerId)}
+            loading={providers.loading}
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('form.providerPlaceholder')}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+};

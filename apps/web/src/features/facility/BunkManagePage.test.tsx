@@ -1,0 +1,362 @@
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { SessionInfo } from '@vigil/contract/browser';
+import type { i18n as I18n } from 'i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+
+// The API client captures fetch when it is created, so the stand-in must exist before any import.
+const net = vi.hoisted(() => {
+  const holder = { impl: async (_input: RequestInfo | URL, _init?: RequestInit) => new Response('{}') };
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => holder.impl(input, init)) as typeof fetch;
+  return holder;
+});
+
+import { sessionStore } from '../../shared/session/session-store.ts';
+import BunkManagePage from './BunkManagePage.tsx';
+import { choose, fakeServer, fieldErrors, ok, refuse, type Handler } from './test-kit.ts';
+
+// antd in jsdom is slow on a busy machine; give async queries room.
+configure({ asyncUtilTimeout: 5000 });
+
+const counts = { bedCount: 2, occupiedCount: 1, deviceCount: 1, freeCount: 1 };
+const TREE = [
+  {
+    id: 1,
+    name: 'Building A',
+    sort: 0,
+    providerId: 2,
+    providerName: 'Sunrise Home',
+    ...counts,
+    floors: [{ id: 3, name: '1F', sort: 0, ...counts, rooms: [{ id: 5, name: '101', ...counts }] }],
+  },
+];
+const bed = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  providerId: 2,
+  providerName: 'Sunrise Home',
+  areaId: 1,
+  areaName: 'Building A',
+  floorId: 3,
+  floorName: '1F',
+  roomId: 5,
+  roomName: '101',
+  name,
+  mattress: 'sponge',
+  deviceId: null,
+  deviceType: null,
+  deviceOnline: null,
+  userId: null,
+  userName: null,
+  remark: null,
+  createTime: '2026-01-01T10:00:00.000Z',
+  ...extra,
+});
+const BEDS = [
+  bed(11, '1', { deviceId: 'SLEEP-0001', deviceType: 49, deviceOnline: true, userId: 7, userName: 'Zhang Min' }),
+  bed(12, '2'),
+];
+
+/** The answers every test starts from; a test replaces the ones it needs. */
+const baseRoutes = (): Record<string, Handler> => ({
+  '/area/getAreaWithRoomList': () => ok(TREE),
+  '/bunkManagement/bunkSummary': () =>
+    ok({ total: 2, occupied: 1, free: 1, withDevice: 1, withoutDevice: 1, areas: [] }),
+  // Enough beds for three pages, so paging and its reset can be seen.
+  '/bunkManagement/bunkList': (body) => ok({ rows: BEDS, total: 25, pageNum: body.pageNum, pageSize: 10 }),
+  '/device/getDeviceList': (body) =>
+    ok({
+      rows:
+        body.kind === 'sleep'
+          ? [
+              {
+                deviceId: 'SLEEP-0002',
+                model: 'BM8701-2',
+                bunkId: 20,
+                bunkName: '1',
+                roomName: '201',
+                floorName: '2F',
+                areaName: 'Building B',
+              },
+            ]
+          : [],
+      total: 1,
+      pageNum: 1,
+      pageSize: 20,
+    }),
+  '/userManagement/userList': () => ok({ rows: [], total: 0, pageNum: 1, pageSize: 20 }),
+  '/provider/queryProviderList': () =>
+    ok({
+      rows: [
+        { id: 2, name: 'Sunrise Home' },
+        { id: 9, name: 'Oak Care' },
+      ],
+      total: 2,
+      pageNum: 1,
+      pageSize: 1000,
+    }),
+});
+
+let i18n: I18n;
+let server: ReturnType<typeof fakeServer>;
+const serve = (routes: Record<string, Handler> = {}) => {
+  server = fakeServer({ ...baseRoutes(), ...routes });
+  net.impl = server.fetch;
+};
+beforeAll(async () => {
+  i18n = await englishI18n();
+});
+beforeEach(() => serve());
+afterEach(() => sessionStore.reset());
+
+const signInAs = (role: SessionInfo['role']) =>
+  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+const open = async () => {
+  render(inTestShell(i18n, <BunkManagePage />));
+  // The first render loads the screen's texts and antd's pieces: allow it time.
+  await screen.findByTestId('node-room:5', undefined, { timeout: 10_000 });
+  await screen.findByText('Zhang Min', undefined, { timeout: 10_000 });
+};
+const lastBeds = () => server.last('/bunkManagement/bunkList');
+/** The visible modal (antd keeps closed ones in the DOM). */
+const dialog = () => {
+  const wraps = [...document.querySelectorAll<HTMLElement>('.ant-modal-wrap')].filter(
+    (w) => w.style.display !== 'none',
+  );
+  const last = wraps.at(-1);
+  if (!last) throw new Error('no dialog open');
+  return last;
+};
+const menuAction = async (nodeKey: string, label: string) => {
+  fireEvent.click(screen.getByTestId(`menu-${nodeKey}`));
+  fireEvent.click(await screen.findByText(label));
+};
+
+describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
+  it('shows the bed counts, the tree with its counts and the first page of all beds', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    const summary = screen.getByTestId('bed-summary');
+    expect(within(summary).getByText('Occupied')).toBeInTheDocument();
+    expect(within(summary).getByText('Without device')).toBeInTheDocument();
+    expect(screen.getByTestId('node-area:1').textContent).toContain('(1/2)');
+    expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10 });
+    expect(screen.getByText('All beds')).toBeInTheDocument();
+    // Platform-only parts are not offered to a provider login.
+    expect(screen.queryByTestId('provider-filter')).not.toBeInTheDocument();
+  });
+
+  it('narrows the list to the chosen node and filters, back to page 1 on every change', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    fireEvent.click(await screen.findByTitle('2'));
+    await waitFor(() => expect(lastBeds()).toEqual({ pageNum: 2, pageSize: 10 }));
+
+    fireEvent.click(screen.getByTestId('node-floor:3'));
+    await waitFor(() => expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10, areaId: 3 }));
+    fireEvent.click(screen.getByTestId('node-room:5'));
+    await waitFor(() => expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10, roomId: 5 }));
+
+    fireEvent.click(await screen.findByTitle('3'));
+    await waitFor(() => expect(lastBeds()).toMatchObject({ pageNum: 3, roomId: 5 }));
+    await choose('bed-filter-free', 'Free beds');
+    await waitFor(() => expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10, roomId: 5, free: true }));
+    await choose('bed-filter-device', 'Without a device');
+    await waitFor(() =>
+      expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10, roomId: 5, free: true, hasDevice: false }),
+    );
+    const search = screen.getByPlaceholderText('Place, resident or device ID');
+    fireEvent.change(search, { target: { value: ' Zhang ' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() =>
+      expect(lastBeds()).toEqual({
+        pageNum: 1,
+        pageSize: 10,
+        roomId: 5,
+        free: true,
+        hasDevice: false,
+        keyWord: 'Zhang',
+      }),
+    );
+  });
+
+  it('adds rooms from a comma-separated list, checking names first and showing every name the server refuses', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      '/room/insert': (_body, count) =>
+        count === 1
+          ? refuse('This floor already has rooms named: 101.', 'room.exists', {
+              problems: [{ index: 2, name: '101', msgKey: 'room.exists' }],
+            })
+          : ok({ ids: [8, 9] }),
+    });
+    await open();
+    await menuAction('floor:3', 'Add rooms');
+    const names = within(dialog()).getByLabelText('Room names');
+    fireEvent.change(names, { target: { value: '104, 105, 104' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() => expect(fieldErrors()).toContain('These names are listed more than once: 104'));
+    expect(server.bodies('/room/insert')).toEqual([]);
+
+    fireEvent.change(names, { target: { value: '104, 105, 101' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    const problems = await screen.findByTestId('name-problems');
+    expect(problems.textContent).toContain('This floor already has rooms named: 101.');
+    expect(problems.textContent).toContain('No. 3 “101”: a room with this name already exists on this floor');
+    expect(server.last('/room/insert')).toEqual({ floorId: 3, name: '104, 105, 101' });
+    // What was typed is still there to correct.
+    expect(names).toHaveValue('104, 105, 101');
+
+    fireEvent.change(names, { target: { value: '104, 105' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() => expect(server.bodies('/room/insert')).toHaveLength(2));
+    expect(server.last('/room/insert')).toEqual({ floorId: 3, name: '104, 105' });
+    await screen.findByText('Saved.');
+  });
+
+  it('adds beds to the selected room with their mattress', async () => {
+    signInAs('TWO_ROLE');
+    serve({ '/bunk/batchAddBunk': () => ok({ ids: [30, 31] }) });
+    await open();
+    expect(screen.getByTestId('add-beds')).toBeDisabled();
+    fireEvent.click(screen.getByTestId('node-room:5'));
+    await waitFor(() => expect(screen.getByTestId('add-beds')).toBeEnabled());
+    fireEvent.click(screen.getByTestId('add-beds'));
+    fireEvent.change(within(dialog()).getByLabelText('Bed names'), { target: { value: '3，4' } });
+    fireEvent.click(within(dialog()).getByText('Latex'));
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() =>
+      expect(server.last('/bunk/batchAddBunk')).toEqual({ roomId: 5, name: '3，4', mattress: 'latex' }),
+    );
+  });
+
+  it('refuses an area name with a comma before sending, then creates the area', async () => {
+    signInAs('TWO_ROLE');
+    serve({ '/area/insertArea': () => ok({ id: 40 }) });
+    await open();
+    fireEvent.click(screen.getByTestId('add-area'));
+    const name = within(dialog()).getByLabelText('Area/building name');
+    fireEvent.change(name, { target: { value: 'A, B' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() => expect(fieldErrors()).toContain('Names cannot contain commas or control characters.'));
+    expect(server.bodies('/area/insertArea')).toEqual([]);
+    fireEvent.change(name, { target: { value: ' Building C ' } });
+    fireEvent.change(within(dialog()).getByLabelText('Sort order'), { target: { value: '3' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() => expect(server.last('/area/insertArea')).toEqual({ name: 'Building C', sort: 3 }));
+  });
+
+  it('shows the server’s refusal to delete a floor that has rooms', async () => {
+    signInAs('TWO_ROLE');
+    serve({ '/area/deleteAreaById': () => refuse('This floor still has rooms. Delete them first.', 'floor.hasRooms') });
+    await open();
+    await menuAction('floor:3', 'Delete floor/unit');
+    fireEvent.click(await screen.findByText('OK'));
+    expect(await screen.findByText('This floor still has rooms. Delete them first.')).toBeInTheDocument();
+    expect(server.last('/area/deleteAreaById')).toEqual({ id: '3' });
+  });
+
+  it('asks before moving a device linked to another bed, then sends the same save with confirm', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      '/bunkManagement/updateBunk': (_body, count) =>
+        count === 1
+          ? refuse(
+              'Please confirm: device SLEEP-0002 is linked to …',
+              'bed.confirmMove',
+              {
+                confirmRequired: true,
+                conflicts: [
+                  {
+                    kind: 'device',
+                    bunkId: 20,
+                    bunkPath: 'Building B / 2F / 201 / 1',
+                    deviceId: 'SLEEP-0002',
+                    userId: null,
+                    userName: null,
+                  },
+                ],
+              },
+              300,
+            )
+          : ok(bed(12, '2', { deviceId: 'SLEEP-0002' })),
+    });
+    await open();
+    const row = screen.getByText('2', { selector: 'strong' }).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByText('Edit'));
+    await choose('bed-device', /SLEEP-0002/);
+    fireEvent.click(within(dialog()).getByText('Save'));
+    expect(
+      await screen.findByText('Device SLEEP-0002 is linked to Building B / 2F / 201 / 1; it will move to this bed.'),
+    ).toBeInTheDocument();
+    const first = { id: 12, name: '2', mattress: 'sponge', remark: null, deviceId: 'SLEEP-0002' };
+    expect(server.bodies('/bunkManagement/updateBunk')).toEqual([first]);
+    fireEvent.click(screen.getByText('Move and save'));
+    await waitFor(() =>
+      expect(server.bodies('/bunkManagement/updateBunk')).toEqual([first, { ...first, confirm: true }]),
+    );
+  });
+
+  it('checks a resident out after a confirmation, and shows why a bed cannot be deleted', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      '/bunkManagement/checkOut': () => ok(null),
+      '/bunkManagement/deleteBunk': () => refuse('Zhang Min is in this bed. Check them out first.', 'bed.hasResident'),
+    });
+    await open();
+    const row = screen.getByText('Zhang Min').closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByText('Check out'));
+    expect(await screen.findByText(/Check Zhang Min out of bed 1\?/)).toBeInTheDocument();
+    fireEvent.click(screen.getByText('OK'));
+    await waitFor(() => expect(server.last('/bunkManagement/checkOut')).toEqual({ userId: 7 }));
+    await screen.findByText('Checked out; the bed is free.');
+
+    fireEvent.click(within(row).getByText('Delete'));
+    await screen.findByText(/Delete bed 1\?/);
+    fireEvent.click(screen.getAllByText('OK').at(-1) as HTMLElement);
+    expect(await screen.findByText('Zhang Min is in this bed. Check them out first.')).toBeInTheDocument();
+    expect(server.last('/bunkManagement/deleteBunk')).toEqual({ id: '11' });
+  });
+
+  it('offers the per-bed settings disabled until their releases arrive', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    for (const key of ['alarm', 'badge', 'fence', 'sleep']) {
+      for (const button of screen.getAllByTestId(`setting-${key}`)) expect(button).toBeDisabled();
+    }
+  });
+
+  it('exports the list as filtered, without paging', async () => {
+    signInAs('TWO_ROLE');
+    URL.createObjectURL = vi.fn(() => 'blob:beds');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    serve({
+      '/bunk/exportData': () =>
+        new Response(new Uint8Array([80, 75]), {
+          status: 200,
+          headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+        }),
+    });
+    await open();
+    fireEvent.click(screen.getByTestId('node-floor:3'));
+    await choose('bed-filter-free', 'Occupied beds');
+    await waitFor(() => expect(lastBeds()).toMatchObject({ free: false }));
+    fireEvent.click(screen.getByTestId('export'));
+    await waitFor(() => expect(server.last('/bunk/exportData')).toEqual({ areaId: 3, free: false }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    click.mockRestore();
+  });
+
+  it('gives platform roles a provider filter and column, sent to every list', async () => {
+    signInAs('SENIOR_ROLE');
+    await open();
+    expect(screen.getAllByText('Provider').length).toBeGreaterThan(0);
+    // Platform import goes to one provider: it waits for the filter.
+    expect(screen.getByTestId('bed-import')).toBeDisabled();
+    await choose('provider-filter', 'Oak Care');
+    await waitFor(() => expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10, providerId: 9 }));
+    expect(server.last('/area/getAreaWithRoomList')).toEqual({ providerId: 9 });
+    expect(server.last('/bunkManagement/bunkSummary')).toEqual({ providerId: '9' });
+    expect(screen.getByTestId('bed-import')).toBeEnabled();
+  });
+});

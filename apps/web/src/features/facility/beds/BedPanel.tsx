@@ -1,0 +1,130 @@
+import { bunkList } from '@vigil/contract/browser';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { App, Button, Card, Input, Select, Space, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../shared/api/client.ts';
+import { locationFilter, selectionPath, type Bed, type BedFilters, type PlaceSelection } from '../facility-model.ts';
+import type { PlaceAction } from '../places/place-actions.ts';
+import { BedEditDialog } from './BedEditDialog.tsx';
+import { BedTable } from './BedTable.tsx';
+import { BedTransfer } from './BedTransfer.tsx';
+
+type Choice = 'yes' | 'no';
+const flagOf = (choice: Choice | undefined) => (choice === undefined ? undefined : choice === 'yes');
+
+/**
+ * The beds of the selected node (or all beds): keyword, free and device filters, pagination,
+ * adding beds to a room, editing and deleting beds, check-out, import and export.
+ */
+export const BedPanel = (props: {
+  selection: PlaceSelection | null;
+  providerId: number | undefined;
+  platform: boolean;
+  onAction: (action: PlaceAction) => void;
+  onChanged: () => void;
+}) => {
+  const { t } = useTranslation('facility');
+  const { message } = App.useApp();
+  const [narrowing, setNarrowing] = useState<Pick<BedFilters, 'keyWord' | 'free' | 'hasDevice'>>({});
+  const filters: BedFilters = { ...narrowing, ...locationFilter(props.selection), providerId: props.providerId };
+  // Any change of filters or place starts at page 1: a narrower list may not have the current page.
+  const filterKey = JSON.stringify(filters);
+  const [paging, setPaging] = useState({ key: filterKey, pageNum: 1, pageSize: 10 });
+  const page = { pageNum: paging.key === filterKey ? paging.pageNum : 1, pageSize: paging.pageSize };
+  const [editing, setEditing] = useState<Bed | null>(null);
+
+  const list = useQuery({
+    queryKey: ['facility', 'beds', filters, page],
+    queryFn: () => api(bunkList, { ...page, ...filters }),
+    placeholderData: keepPreviousData,
+  });
+
+  const narrow = (change: Partial<typeof narrowing>) => setNarrowing((current) => ({ ...current, ...change }));
+  const selection = props.selection;
+  const room = selection?.level === 'room' ? selection : null;
+
+  return (
+    <Card
+      size="small"
+      title={selection ? selectionPath(selection) : t('bed.allBeds')}
+      extra={
+        <Space wrap>
+          <Tooltip title={room ? undefined : t('bed.chooseRoom')}>
+            <Button
+              type="primary"
+              data-testid="add-beds"
+              disabled={!room}
+              onClick={() => room && props.onAction({ kind: 'addBeds', ...room })}
+            >
+              {t('bed.add')}
+            </Button>
+          </Tooltip>
+          <BedTransfer
+            filters={filters}
+            providerId={props.providerId}
+            needsProvider={props.platform && props.providerId === undefined}
+            onImported={props.onChanged}
+          />
+        </Space>
+      }
+    >
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          data-testid="bed-search"
+          style={{ width: 300 }}
+          allowClear
+          placeholder={t('bed.searchPlaceholder')}
+          enterButton={t('common.search')}
+          maxLength={64}
+          onSearch={(value) => narrow({ keyWord: value.trim() || undefined })}
+        />
+        <Select<Choice>
+          data-testid="bed-filter-free"
+          aria-label={t('bed.occupancy')}
+          placeholder={t('bed.occupancy')}
+          allowClear
+          style={{ minWidth: 140 }}
+          options={[
+            { value: 'yes', label: t('bed.onlyFree') },
+            { value: 'no', label: t('bed.onlyOccupied') },
+          ]}
+          onChange={(choice?: Choice) => narrow({ free: flagOf(choice) })}
+        />
+        <Select<Choice>
+          data-testid="bed-filter-device"
+          aria-label={t('bed.deviceFilter')}
+          placeholder={t('bed.deviceFilter')}
+          allowClear
+          style={{ minWidth: 160 }}
+          options={[
+            { value: 'yes', label: t('bed.withDevice') },
+            { value: 'no', label: t('bed.withoutDevice') },
+          ]}
+          onChange={(choice?: Choice) => narrow({ hasDevice: flagOf(choice) })}
+        />
+      </Space>
+      <BedTable
+        beds={list.data?.rows ?? []}
+        total={list.data?.total ?? 0}
+        loading={list.isFetching}
+        page={page}
+        showProvider={props.platform}
+        onPage={(pageNum, pageSize) => setPaging({ key: filterKey, pageNum, pageSize })}
+        onEdit={setEditing}
+        onChanged={props.onChanged}
+      />
+      {editing && (
+        <BedEditDialog
+          bed={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void message.success(t('feedback.saved'));
+            props.onChanged();
+          }}
+        />
+      )}
+    </Card>
+  );
+};

@@ -1,0 +1,164 @@
+import { AimOutlined, BellOutlined, IdcardOutlined, MoonOutlined } from '@ant-design/icons';
+import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../shared/api/client.ts';
+import { ConfirmLink } from '../../../shared/ui/crud.tsx';
+import { useApiError } from '../../../shared/ui/useApiError.ts';
+import type { Bed } from '../facility-model.ts';
+
+/** Per-bed settings whose screens arrive with the monitoring and report releases. */
+const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
+  { key: 'alarm', icon: <BellOutlined /> },
+  { key: 'badge', icon: <IdcardOutlined /> },
+  { key: 'fence', icon: <AimOutlined /> },
+  { key: 'sleep', icon: <MoonOutlined /> },
+];
+
+export interface BedTableProps {
+  beds: readonly Bed[];
+  total: number;
+  loading: boolean;
+  page: { pageNum: number; pageSize: number };
+  showProvider: boolean;
+  onPage: (pageNum: number, pageSize: number) => void;
+  onEdit: (bed: Bed) => void;
+  onChanged: () => void;
+}
+
+/** Beds with path (and remark), mattress, device and resident; edit, check out, delete and the per-bed settings. */
+export const BedTable = (props: BedTableProps) => {
+  const { t } = useTranslation('facility');
+  const onError = useApiError();
+  const { message } = App.useApp();
+  const done = (key: string) => () => {
+    void message.success(t(key));
+    props.onChanged();
+  };
+  const checkOut = useMutation({
+    mutationFn: (userId: number) => api(bunkCheckOut, { userId }),
+    onSuccess: done('feedback.checkedOut'),
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => api(deleteBunk, { id }),
+    onSuccess: done('feedback.deleted'),
+    onError,
+  });
+
+  const columns: ColumnsType<Bed> = [
+    {
+      title: t('bed.name'),
+      key: 'bed',
+      render: (_, bed) => (
+        <div>
+          <Typography.Text strong>{bed.name}</Typography.Text>
+          <br />
+          <Typography.Text type="secondary">{`${bed.areaName} / ${bed.floorName} / ${bed.roomName}`}</Typography.Text>
+          {bed.remark && (
+            <Typography.Paragraph
+              type="secondary"
+              ellipsis={{ tooltip: bed.remark }}
+              style={{ margin: 0, maxWidth: 220 }}
+            >
+              {bed.remark}
+            </Typography.Paragraph>
+          )}
+        </div>
+      ),
+    },
+    { title: t('bed.mattress'), dataIndex: 'mattress', render: (m: Bed['mattress']) => t(`mattress.${m}`) },
+    {
+      title: t('bed.device'),
+      key: 'device',
+      render: (_, bed) =>
+        bed.deviceId ? (
+          <Space size={4}>
+            <Typography.Text>{bed.deviceId}</Typography.Text>
+            {bed.deviceOnline !== null && (
+              <Tag color={bed.deviceOnline ? 'green' : 'default'}>
+                {t(bed.deviceOnline ? 'bed.online' : 'bed.offline')}
+              </Tag>
+            )}
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">{t('bed.noDevice')}</Typography.Text>
+        ),
+    },
+    {
+      title: t('bed.resident'),
+      key: 'resident',
+      render: (_, bed) => bed.userName ?? <Typography.Text type="secondary">{t('bed.free')}</Typography.Text>,
+    },
+    ...(props.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName' }] : []),
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      render: (_, bed) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => props.onEdit(bed)}>
+            {t('common.edit')}
+          </Button>
+          {bed.userId !== null && (
+            <ConfirmLink
+              label={t('bed.checkOut')}
+              title={t('bed.checkOut')}
+              content={t('bed.checkOutConfirm', { resident: bed.userName ?? '', bed: bed.name })}
+              onOk={() => checkOut.mutateAsync(bed.userId ?? 0).catch(() => undefined)}
+            />
+          )}
+          <ConfirmLink
+            danger
+            label={t('common.delete')}
+            title={t('common.delete')}
+            content={t('bed.deleteConfirm', { bed: bed.name })}
+            onOk={() => remove.mutateAsync(bed.id).catch(() => undefined)}
+          />
+        </Space>
+      ),
+    },
+    {
+      title: t('settings.title'),
+      key: 'settings',
+      render: () => (
+        <Space size={0}>
+          {LATER_SETTINGS.map((s) => (
+            <Tooltip key={s.key} title={t('settings.later', { name: t(`settings.${s.key}`) })}>
+              <Button
+                type="text"
+                size="small"
+                icon={s.icon}
+                disabled
+                aria-label={t(`settings.${s.key}`)}
+                data-testid={`setting-${s.key}`}
+              />
+            </Tooltip>
+          ))}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Table<Bed>
+      data-testid="bed-table"
+      rowKey="id"
+      size="middle"
+      loading={props.loading}
+      columns={columns}
+      dataSource={[...props.beds]}
+      scroll={{ x: 'max-content' }}
+      pagination={{
+        current: props.page.pageNum,
+        pageSize: props.page.pageSize,
+        total: props.total,
+        showSizeChanger: true,
+        showTotal: (total) => t('common.total', { total }),
+        onChange: props.onPage,
+      }}
+    />
+  );
+};

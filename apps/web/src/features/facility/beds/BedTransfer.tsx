@@ -1,0 +1,43 @@
+import { bunkExcelModel, bunkExportData, bunkImportData } from '@vigil/contract/browser';
+import { Button, Space, Tooltip } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../../shared/ui/ExportButton.tsx';
+import { ImportDialog } from '../../../shared/ui/ImportDialog.tsx';
+import type { BedFilters } from '../facility-model.ts';
+
+/**
+ * Batch import of beds (areas, floors and rooms found by name or created) and export of the
+ * list as filtered now, without paging.
+ */
+export const BedTransfer = (props: {
+  filters: BedFilters;
+  providerId: number | undefined;
+  /** A platform viewer imports into one provider, chosen in the provider filter first. */
+  needsProvider: boolean;
+  onImported: () => void;
+}) => {
+  const { t, i18n } = useTranslation('facility');
+  const [importing, setImporting] = useState(false);
+  return (
+    <Space wrap>
+      <Tooltip title={props.needsProvider ? t('bed.importChooseProvider') : undefined}>
+        <Button data-testid="bed-import" disabled={props.needsProvider} onClick={() => setImporting(true)}>
+          {t('transfer.import')}
+        </Button>
+      </Tooltip>
+      <ExportButton call={bunkExportData} input={props.filters} filename={t('bed.exportFile')} />
+      <ImportDialog
+        open={importing}
+        title={t('bed.importTitle')}
+        template={bunkExcelModel}
+        templateInput={{ language: i18n.language }}
+        templateName={t('bed.templateFile')}
+        importCall={bunkImportData}
+        extraFields={props.providerId === undefined ? undefined : { providerId: String(props.providerId) }}
+        onClose={() => setImporting(false)}
+        onImported={props.onImported}
+      />
+    </Space>
+  );
+};

@@ -1,0 +1,119 @@
+import { insertCommunity } from '@vigil/contract/browser';
+import { useMutation } from '@tanstack/react-query';
+import { Form, Input, Modal, Select } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../shared/api/client.ts';
+import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { REMARK_MAX } from '../facility-model.ts';
+import { useProviderOptions } from '../useFacilityAccess.ts';
+import { COMMUNITY_LIMITS, hasControlChars, isValidPhone } from './community-rules.ts';
+
+interface CommunityFields {
+  name: string;
+  address?: string;
+  contact?: string;
+  phone?: string;
+  remark?: string;
+  providerId?: number;
+}
+
+const blankToUndefined = (value: string | undefined) => value?.trim() || undefined;
+
+/** Creates a community; a platform viewer names its provider. */
+export const CommunityDialog = (props: { platform: boolean; onClose: () => void; onSaved: () => void }) => {
+  const { t } = useTranslation('facility');
+  const onError = useApiError();
+  const [form] = Form.useForm<CommunityFields>();
+  const providers = useProviderOptions(props.platform);
+
+  const oneLine = (max: number): Rule[] => [
+    { max, message: t('rule.maxLength', { max }) },
+    {
+      validator: (_, value?: string) =>
+        value && hasControlChars(value) ? Promise.reject(new Error(t('rule.controlChars'))) : Promise.resolve(),
+    },
+  ];
+
+  const save = useMutation({
+    mutationFn: (values: CommunityFields) =>
+      api(insertCommunity, {
+        name: values.name.trim(),
+        address: blankToUndefined(values.address),
+        contact: blankToUndefined(values.contact),
+        phone: blankToUndefined(values.phone),
+        remark: blankToUndefined(values.remark),
+        providerId: values.providerId,
+      }),
+    onSuccess: props.onSaved,
+    onError,
+  });
+
+  return (
+    <Modal
+      open
+      title={t('community.create')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={props.onClose}
+      mask={{ closable: false }}
+    >
+      <Form<CommunityFields>
+        form={form}
+        layout="vertical"
+        data-testid="community-form"
+        onFinish={(values) => save.mutate(values)}
+      >
+        {props.platform && (
+          <Form.Item
+            name="providerId"
+            label={t('field.provider')}
+            rules={[{ required: true, message: t('rule.providerRequired') }]}
+          >
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              loading={providers.isFetching}
+              options={providers.data ?? []}
+            />
+          </Form.Item>
+        )}
+        <Form.Item
+          name="name"
+          label={t('community.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('rule.communityNameRequired') },
+            ...oneLine(COMMUNITY_LIMITS.name),
+          ]}
+        >
+          <Input maxLength={COMMUNITY_LIMITS.name} autoFocus />
+        </Form.Item>
+        <Form.Item name="address" label={t('community.address')} rules={oneLine(COMMUNITY_LIMITS.address)}>
+          <Input maxLength={COMMUNITY_LIMITS.address} />
+        </Form.Item>
+        <Form.Item name="contact" label={t('community.contact')} rules={oneLine(COMMUNITY_LIMITS.contact)}>
+          <Input maxLength={COMMUNITY_LIMITS.contact} />
+        </Form.Item>
+        <Form.Item
+          name="phone"
+          label={t('community.phone')}
+          extra={t('community.phoneHint')}
+          rules={[
+            {
+              validator: (_, value?: string) =>
+                value?.trim() && !isValidPhone(value.trim())
+                  ? Promise.reject(new Error(t('rule.phone')))
+                  : Promise.resolve(),
+            },
+          ]}
+        >
+          <Input maxLength={COMMUNITY_LIMITS.phone} />
+        </Form.Item>
+        <Form.Item name="remark" label={t('common.remark')} rules={[{ max: REMARK_MAX }]}>
+          <Input.TextArea maxLength={REMARK_MAX} showCount rows={2} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+};
