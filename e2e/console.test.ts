@@ -36,6 +36,13 @@ const REAL_SCREENS: Record<string, string> = {
   providermanager: 'provider-table',
   accountmanager: 'account-table',
   platSet: 'platset-name',
+  deviceManage: 'device-table',
+  ed719: 'device-table',
+  safeDeviceManage: 'device-table',
+  hostDevice: 'host-table',
+  BunkManage: 'facility-tree',
+  PeopleManage: 'resident-table',
+  nurseManage: 'caregiver-table',
 };
 
 /** Waits until the page shows its screen: the real one, or the placeholder of later issues. */
@@ -80,8 +87,9 @@ describe.skipIf(!hasChromium)('console shell (browser)', () => {
     expect(links.sort()).toEqual(expected.map((r) => r.path).sort());
     for (const route of expected) {
       await openMenuEntry(page, route.path);
+      // Four device screens share the device table: wait for this route's tag, then its screen.
+      await expect.poll(() => page.getByTestId(`tag-${route.path}`).count()).toBe(1);
       await waitForScreen(page, route);
-      expect(await page.getByTestId(`tag-${route.path}`).count()).toBe(1);
       await screenshot(page, `menu-${route.name}`);
     }
     // The navbar's dialogs mount with every page; open the language one too.

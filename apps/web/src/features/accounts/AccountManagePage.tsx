@@ -8,7 +8,7 @@ import {
   type Role,
 } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Radio, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 interface AccountFields {
   userName: string;
@@ -219,21 +220,15 @@ const AccountManagePage = () => {
           </Button>
         )}
       </Space>
-      <Table<Account>
+      <PagedTable<Account>
         data-testid="account-table"
         rowKey="id"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       <Modal
         open={editing !== null}

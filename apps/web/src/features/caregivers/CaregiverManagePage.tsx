@@ -8,7 +8,7 @@
  */
 import { queryNursingList } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -19,6 +19,7 @@ import { CaregiverRowActions } from './CaregiverRowActions.tsx';
 import { CaregiverTransfer } from './CaregiverTransfer.tsx';
 import { EDIT_PATH } from './paths.ts';
 import { useCaregiverTexts } from './useCaregiverTexts.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 type EnabledChoice = 'enabled' | 'disabled';
 
@@ -123,21 +124,15 @@ const CaregiverManagePage = () => {
         </Button>
         <CaregiverTransfer filters={filters} />
       </Space>
-      <Table<CaregiverRow>
+      <PagedTable<CaregiverRow>
         data-testid="caregiver-table"
         rowKey="id"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
     </div>
   );

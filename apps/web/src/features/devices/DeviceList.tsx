@@ -1,6 +1,6 @@
 import { getDeviceList, isPlatformRole } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Input, Select, Space, Table } from 'antd';
+import { Button, Input, Select, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -19,6 +19,7 @@ import { SyncAllButton } from './SyncAllButton.tsx';
 import { useDeviceActions } from './useDeviceActions.ts';
 import { useDeviceTypes } from './useDeviceTypes.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 type OnlineChoice = 'online' | 'offline';
 type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow } | null;
@@ -128,22 +129,16 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
         <DeviceTransfer filters={listFilters} providerId={filters.providerId} needsProvider={platform} />
         <SyncAllButton providerId={filters.providerId} />
       </Space>
-      <Table<DeviceRow>
+      <PagedTable<DeviceRow>
         data-testid="device-table"
         rowKey="id"
         size="middle"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       {dialog?.kind === 'register' && (
         <DeviceFormDialog

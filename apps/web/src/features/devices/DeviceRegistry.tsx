@@ -1,6 +1,6 @@
 import { deviceStockList, deviceStockRemove } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import type { StockRow } from './device-model.ts';
 import { RegistryImport } from './RegistryImport.tsx';
 import { StockEntryDialog } from './StockEntryDialog.tsx';
 import { useDeviceTypes } from './useDeviceTypes.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 type StockState = StockRow['stockState'];
 interface StockFilters {
@@ -146,22 +147,16 @@ export const DeviceRegistry = () => {
         </Button>
         <RegistryImport />
       </Space>
-      <Table<StockRow>
+      <PagedTable<StockRow>
         data-testid="stock-table"
         rowKey="deviceId"
         size="middle"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       {adding && <StockEntryDialog types={types} onClose={() => setAdding(false)} />}
     </div>

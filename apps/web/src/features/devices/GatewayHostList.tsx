@@ -16,6 +16,7 @@ import { ReplaceDeviceDialog } from './ReplaceDeviceDialog.tsx';
 import { useDeviceTypes } from './useDeviceTypes.ts';
 import { useGatewayDelete } from './useGatewayActions.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 /** A host holds fewer than 50 sub-devices (spec section 5). */
 const MAX_SUB_DEVICES = CONSTANTS.maxSubDevicesPerGateway - 1;
@@ -157,14 +158,13 @@ export const GatewayHostList = () => {
         </Button>
         <GatewayImports providerId={filters.providerId} needsProvider={platform} />
       </Space>
-      <Table<GatewayHostRow>
+      <PagedTable<GatewayHostRow>
         data-testid="host-table"
         rowKey="id"
         size="middle"
         loading={list.isFetching}
         columns={hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions })}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
         expandable={{
           rowExpandable: (host) => host.subDevices.length > 0,
           expandedRowRender: (host) => (
@@ -178,14 +178,9 @@ export const GatewayHostList = () => {
             />
           ),
         }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       {dialog?.kind === 'addHost' && (
         <DeviceFormDialog

@@ -8,7 +8,7 @@ import {
   type Provider,
 } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Select, Space, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { encryptPassword } from '../../shared/api/rsa.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 interface ProviderFields {
   name: string;
@@ -238,21 +239,15 @@ const ProviderManagePage = () => {
           {t('providers.create')}
         </Button>
       </Space>
-      <Table<Provider>
+      <PagedTable<Provider>
         data-testid="provider-table"
         rowKey="id"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       <Modal
         open={editing !== null}

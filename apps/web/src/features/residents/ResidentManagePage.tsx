@@ -1,6 +1,6 @@
 import { residentList } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Space, Table, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,7 @@ import {
   type ResidentState,
   type ReturnState,
 } from './resident-model.ts';
+import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 const CARERS_SHOWN = 3;
 
@@ -120,23 +121,16 @@ const ResidentManagePage = () => {
         </Button>
         <ResidentTransfer filters={view.filters} />
       </Space>
-      <Table<ResidentRow>
+      <PagedTable<ResidentRow>
         data-testid="resident-table"
         rowKey="id"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: view.pageNum,
-          pageSize: view.pageSize,
-          total: list.data?.total ?? 0,
-          pageSizeOptions: PAGE_SIZES,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) =>
-            show({ ...view, pageNum: pageSize === view.pageSize ? pageNum : 1, pageSize }),
-        }}
+        page={view}
+        total={list.data?.total ?? 0}
+        pageSizeOptions={[...PAGE_SIZES]}
+        onPage={(page) => show({ ...view, ...page })}
       />
       <CheckInDialog resident={checkingIn} onClose={() => setCheckingIn(null)} />
       <AbsenceDialog resident={absent} onClose={() => setAbsent(null)} />

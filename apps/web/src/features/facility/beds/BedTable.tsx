@@ -1,7 +1,7 @@
 import { AimOutlined, BellOutlined, IdcardOutlined, MoonOutlined } from '@ant-design/icons';
 import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { api } from '../../../shared/api/client.ts';
 import { ConfirmLink } from '../../../shared/ui/crud.tsx';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
+import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
 
 /** Per-bed settings whose screens arrive with the monitoring and report releases. */
 const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
@@ -143,22 +144,16 @@ export const BedTable = (props: BedTableProps) => {
   ];
 
   return (
-    <Table<Bed>
+    <PagedTable<Bed>
       data-testid="bed-table"
       rowKey="id"
       size="middle"
       loading={props.loading}
       columns={columns}
       dataSource={[...props.beds]}
-      scroll={{ x: 'max-content' }}
-      pagination={{
-        current: props.page.pageNum,
-        pageSize: props.page.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        showTotal: (total) => t('common.total', { total }),
-        onChange: props.onPage,
-      }}
+      page={props.page}
+      total={props.total}
+      onPage={(page) => props.onPage(page.pageNum, page.pageSize)}
     />
   );
 };

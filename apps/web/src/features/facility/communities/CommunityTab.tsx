@@ -1,6 +1,6 @@
 import { deleteCommunity, queryCommunityList } from '@vigil/contract/browser';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Space, Table, Tag } from 'antd';
+import { App, Button, Input, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import type { Community } from '../facility-model.ts';
 import { AlarmSettingsDialog } from './AlarmSettingsDialog.tsx';
 import { CommunityDialog } from './CommunityDialog.tsx';
 import { SleepSettingsDialog } from './SleepSettingsDialog.tsx';
+import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
 
 type Dialog = { kind: 'create' } | { kind: 'sleep'; community: Community } | { kind: 'alarm'; community: Community };
 
@@ -112,21 +113,15 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
           {t('community.create')}
         </Button>
       </Space>
-      <Table<Community>
+      <PagedTable<Community>
         data-testid="community-table"
         rowKey="id"
         loading={list.isFetching}
         columns={columns}
         dataSource={list.data?.rows ?? []}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page.pageNum,
-          pageSize: page.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: (pageNum, pageSize) => setPage({ pageNum, pageSize }),
-        }}
+        page={page}
+        total={list.data?.total ?? 0}
+        onPage={setPage}
       />
       {dialog?.kind === 'create' && (
         <CommunityDialog platform={platform} onClose={() => setDialog(null)} onSaved={saved} />
