@@ -22,6 +22,8 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   produces?: 'json' | 'binary';
   summary: string;
   tag: string;
+  /** Multipart calls: the largest file taken (default 10 MB); a larger one is refused unread. */
+  maxUploadBytes?: number;
   /** Inner 100/101 on this call make the client drop its session. */
   loginSensitive?: boolean;
   /** Types only, never present at run time: lets an Endpoint carry the call's types without its schemas. */

@@ -21,3 +21,10 @@ export const invalid = (key: MessageKey, params?: MessageParams): AppError =>
   new AppError(Status.INVALID_INPUT, key, params);
 export const notFound = (): AppError => fail('not_found');
 export const forbidden = (): AppError => fail('no_permission');
+
+/** "100 KB", "10 MB": a size limit as a user reads it. */
+const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+
+/** A file larger than the call takes, naming the limit. */
+export const fileTooLarge = (limitBytes: number): AppError => invalid('upload.tooLarge', { max: sizeText(limitBytes) });

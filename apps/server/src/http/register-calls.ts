@@ -16,7 +16,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './app-error.ts';
+import { AppError, fileTooLarge } from './app-error.ts';
 import type { CallContext } from './call-context.ts';
 import type { Caller } from './caller.ts';
 
@@ -58,11 +58,18 @@ export const envelopeOf = (error: AppError, lang: Language): Envelope<unknown> =
   msgKey: error.key,
 });
 
-const readMultipart = async (request: FastifyRequest): Promise<Record<string, unknown>> => {
+const readMultipart = async (request: FastifyRequest, limit: number): Promise<Record<string, unknown>> => {
   const out: Record<string, unknown> = {};
-  for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } })) {
+  for await (const part of request.parts({ limits: { fileSize: limit, files: 1, fields: 20 } })) {
     if (part.type === 'file') {
-      const bytes = await part.toBuffer();
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        // Above the call's limit the rest of the file is never read; the message names that limit.
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(limit);
+        throw error;
+      }
       const file: UploadedFile = { filename: part.filename, mimetype: part.mimetype, bytes: new Uint8Array(bytes) };
       out[part.fieldname] = file;
     } else {
@@ -78,7 +85,7 @@ const rawInput = async (call: CallDef, request: FastifyRequest): Promise<unknown
       return request.query ?? {};
     case 'multipart':
       if (!request.isMultipart()) return {};
-      return readMultipart(request);
+      return readMultipart(request, call.maxUploadBytes ?? MAX_UPLOAD_BYTES);
     default:
       return request.body ?? {};
   }
@@ -204,7 +211,7 @@ export const toAppError = (error: unknown, request: FastifyRequest): AppError =>
   const conflict = uniqueConflict(error);
   if (conflict) return new AppError(Status.FAILED, conflict);
   const code = (error as { code?: string } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(Status.INVALID_INPUT, 'upload.tooLarge', { maxKb: 100 });
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(MAX_UPLOAD_BYTES);
   const statusCode = (error as { statusCode?: number }).statusCode ?? 0;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(Status.INVALID_INPUT, 'validation.tooLarge');
   // Fastify's own request errors (unreadable body, unsupported media type, body too large) are the caller's fault.

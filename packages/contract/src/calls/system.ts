@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONSTANTS } from '../constants.ts';
 import { defineCall, type BinaryBody, type UploadedFile } from '../call.ts';
 import { intId, nothing, pageOf, pageQuery } from './common.ts';
 
@@ -34,6 +35,7 @@ export const uploadLogo = defineCall({
   path: '/system/upload',
   auth: 'session',
   input: 'multipart',
+  maxUploadBytes: CONSTANTS.logo.maxBytes,
   request: z.object({ file: z.custom<UploadedFile>().optional() }),
   result: z.object({ url: z.string(), size: z.number().int() }),
   summary: 'Upload a logo: PNG, exactly 200×200 px, under 100 KB',

@@ -55,7 +55,7 @@ export const enUS = {
   'edit.success': 'Saved.',
   'edit.failed': 'Saving failed.',
   'upload.missing': 'Choose a file to upload.',
-  'upload.tooLarge': 'The file is too large: at most {maxKb} KB.',
+  'upload.tooLarge': 'The file is too large: at most {max}.',
   'upload.notPng': 'The logo must be a PNG image.',
   'upload.dimensions': 'The logo must be exactly {width}×{height} pixels; this one is {actualWidth}×{actualHeight}.',
   'changeProvider.notVisible': 'That provider is not available to you.',

@@ -55,7 +55,7 @@ export const zhCN: Record<MessageKey, string> = {
   'edit.success': '修改成功。',
   'edit.failed': '修改失败。',
   'upload.missing': '请选择要上传的文件。',
-  'upload.tooLarge': '文件过大，最大 {maxKb} KB。',
+  'upload.tooLarge': '文件过大，最大 {max}。',
   'upload.notPng': 'Logo 必须是 PNG 图片。',
   'upload.dimensions': 'Logo 尺寸必须为 {width}×{height} 像素，当前为 {actualWidth}×{actualHeight}。',
   'changeProvider.notVisible': '您无权切换到该服务商。',

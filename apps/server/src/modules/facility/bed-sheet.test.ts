@@ -1,8 +1,9 @@
-import { bunkExcelModel, bunkExportData, bunkImportData, bunkList, type Envelope } from '@vigil/contract';
+import { bunkExcelModel, bunkExportData, bunkImportData, bunkList } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
-import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
+import * as XLSX from '@e965/xlsx';
+import { notesOf, sheetRows, uploadForm, workbook, zipWith } from '../spreadsheet/sheet-test-support.ts';
 import { makeDevice, makePlace } from './facility.fixtures.ts';
 
 const HEADER_EN = ['Area / building', 'Floor / unit', 'Room', 'Bed', 'Mattress material', 'Device ID'];
@@ -106,6 +107,31 @@ describe.each(dbTargets())('bed spreadsheets (%s)', (target) => {
     ]);
     const none = await app.call(bunkImportData, new FormData(), { token: home.token });
     expect([none.status, none.msgKey]).toEqual([400, 'import.fileMissing']);
+    // A zip bomb is refused before it is inflated; a file over 10 MB is not even read to the end.
+    const bomb = zipWith('xl/worksheets/sheet1.xml', new Uint8Array(50 * 1024 * 1024));
+    const bombed = await app.call(bunkImportData, uploadForm(bomb, 'beds.xlsx'), { token: home.token });
+    expect([bombed.status, bombed.msgKey]).toEqual([400, 'import.unreadable']);
+    const huge = await app.call(bunkImportData, uploadForm(new Uint8Array(10 * 1024 * 1024 + 1), 'beds.xlsx'), {
+      token: home.token,
+    });
+    expect([huge.status, huge.msg]).toEqual([400, 'The file is too large: at most 10 MB.']);
+  });
+
+  it('neutralises text a spreadsheet program would run, and reads it back as typed', async () => {
+    // Place names cannot hold commas, so the formula is one without.
+    const hostile = '=SUM(A1:A9)';
+    const res = await importBeds([HEADER_EN, ['Formula Wing', '1F', '+1+1', hostile, '', '']]);
+    expect(res.status, res.msg).toBe(200);
+    const file = await app.download(bunkExportData, { keyWord: 'Formula' }, { token: home.token });
+    const book = XLSX.read(file.bytes, { type: 'buffer', cellFormula: true });
+    const sheet = book.Sheets[book.SheetNames[0] ?? ''] ?? {};
+    expect(sheet.D2).toMatchObject({ t: 's', v: `'${hostile}` });
+    expect(sheet.D2?.f).toBeUndefined();
+    expect(sheet.C2).toMatchObject({ t: 's', v: "'+1+1" });
+    // The export re-imports to the same names (here into another provider).
+    const back = await app.call(bunkImportData, uploadForm(file.bytes, 'beds.xlsx'), { token: other.token });
+    expect(back.status, back.msg).toBe(200);
+    expect(await bedsOf(other.token)).toContain(`Formula Wing/1F/+1+1/${hostile}:sponge:`);
   });
 
   it('exports the filtered beds in the template columns; the export imports into another provider', async () => {
@@ -127,15 +153,13 @@ describe.each(dbTargets())('bed spreadsheets (%s)', (target) => {
   });
 
   it('keeps tenants apart: an export never holds another provider’s beds', async () => {
-    const file = await app.download(bunkExportData, {}, { token: other.token });
-    const names = sheetRows(file)
-      .slice(1)
-      .map((r) => r[0]);
-    expect(names.every((n) => n === 'A栋')).toBe(true);
-    const foreign = await app
-      .download(bunkExportData, { providerId: home.id }, { token: other.token })
-      .catch((e: Envelope<unknown>) => e);
+    const file = await app.download(bunkExportData, {}, { token: other.token, lang: 'en-US' });
+    const rows = sheetRows(file).slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r[7]))).toEqual(new Set(['Sheet Other']));
+    expect(rows.some((r) => r[0] === 'Old Wing')).toBe(false);
     // A provider the caller cannot see lists nothing.
-    expect(sheetRows(foreign as never)).toHaveLength(1);
+    const foreign = await app.download(bunkExportData, { providerId: home.id }, { token: other.token });
+    expect(sheetRows(foreign)).toHaveLength(1);
   });
 });

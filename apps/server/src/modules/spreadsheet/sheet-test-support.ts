@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import type { DownloadedFile } from '@vigil/contract';
 
@@ -34,4 +35,34 @@ export const notesOf = (file: DownloadedFile): string[] => {
   const sheet = book.Sheets.README;
   if (!sheet) return [];
   return XLSX.utils.sheet_to_json<string[]>(sheet, { header: 1 }).map((r) => String(r[0] ?? ''));
+};
+
+/** A zip of one deflated entry whose headers may lie about its inflated size (bomb tests). */
+export const zipWith = (name: string, content: Uint8Array, declared = content.length): Uint8Array => {
+  const data = deflateRawSync(content);
+  const nameBytes = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(declared, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(declared, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  central.writeUInt32LE(0, 42);
+  const cdOffset = local.length + nameBytes.length + data.length;
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(1, 8);
+  eocd.writeUInt16LE(1, 10);
+  eocd.writeUInt32LE(central.length + nameBytes.length, 12);
+  eocd.writeUInt32LE(cdOffset, 16);
+  return new Uint8Array(Buffer.concat([local, nameBytes, data, central, nameBytes, eocd]));
 };

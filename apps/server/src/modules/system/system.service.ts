@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CONSTANTS, getFile, type UploadedFile } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
-import { invalid, notFound } from '../../http/app-error.ts';
+import { fileTooLarge, invalid, notFound } from '../../http/app-error.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
@@ -68,7 +68,7 @@ export class SystemService {
   async uploadLogo(caller: Caller, file: UploadedFile | undefined): Promise<{ url: string; size: number }> {
     const { logo } = CONSTANTS;
     if (!file || file.bytes.length === 0) throw invalid('upload.missing');
-    if (file.bytes.length >= logo.maxBytes) throw invalid('upload.tooLarge', { maxKb: logo.maxBytes / 1024 });
+    if (file.bytes.length >= logo.maxBytes) throw fileTooLarge(logo.maxBytes);
     const size = pngSize(file.bytes);
     if (!size) throw invalid('upload.notPng');
     if (size.width !== logo.widthPx || size.height !== logo.heightPx) {

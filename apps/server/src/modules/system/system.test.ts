@@ -211,6 +211,7 @@ describe.each(dbTargets())('logo upload (%s)', (target) => {
     const res = await app.call(uploadLogo, fileForm(paddedPng(200, 200, 10 * 1024 * 1024 + 1)), { token: admin });
     expect(res.status).toBe(400);
     expect(res.msgKey).toBe('upload.tooLarge');
+    expect(res.msg).toBe('The file is too large: at most 100 KB.');
   });
 
   it('answers upload.missing without a file', async () => {
