@@ -1,4 +1,4 @@
-import { translate, type Language } from '@vigil/contract';
+import { LANGUAGES, translate } from '@vigil/contract';
 import type { CellParser } from './table-parser.ts';
 
 /** Cell parsers shared by every import (spec document 1, section 5). */
@@ -18,11 +18,11 @@ export const integer =
       : { ok: false, reason: 'import.cell.range', params: { min, max } };
   };
 
-/** 0 male, 1 female; accepts the localised words of every server language and the codes themselves. */
+/** 0 male, 1 female; accepts the words of every server language and the codes themselves. */
 export const gender: CellParser<0 | 1> = (value) => {
   const v = value.toLowerCase();
   const words = (key: 'sheet.gender.male' | 'sheet.gender.female') =>
-    (['zh-CN', 'en-US'] as Language[]).map((l) => translate(l, key).toLowerCase());
+    LANGUAGES.map((l) => translate(l, key).toLowerCase());
   if (v === '0' || v === 'm' || words('sheet.gender.male').includes(v)) return { ok: true, value: 0 };
   if (v === '1' || v === 'f' || words('sheet.gender.female').includes(v)) return { ok: true, value: 1 };
   return { ok: false, reason: 'import.cell.gender' };
@@ -46,7 +46,7 @@ export const oneOf =
     const v = value.toLowerCase();
     for (const o of options) {
       if (o.value.toLowerCase() === v) return { ok: true, value: o.value };
-      if ((['zh-CN', 'en-US'] as Language[]).some((l) => translate(l, o.label).toLowerCase() === v))
+      if (LANGUAGES.some((l) => translate(l, o.label).toLowerCase() === v))
         return { ok: true, value: o.value };
     }
     return {
@@ -59,7 +59,7 @@ export const oneOf =
 /** Yes or no in either server language (or 1 / 0, true / false). */
 export const yesNo: CellParser<boolean> = (value) => {
   const v = value.toLowerCase();
-  const words = (key: 'sheet.yes' | 'sheet.no') => (['zh-CN', 'en-US'] as Language[]).map((l) => translate(l, key));
+  const words = (key: 'sheet.yes' | 'sheet.no') => LANGUAGES.map((l) => translate(l, key));
   if (['1', 'true', 'y', ...words('sheet.yes')].includes(v)) return { ok: true, value: true };
   if (['0', 'false', 'n', ...words('sheet.no')].includes(v)) return { ok: true, value: false };
   return { ok: false, reason: 'import.cell.yesNo' };

@@ -1,4 +1,4 @@
-import { translate, type Language, type MessageKey, type MessageParams } from '@vigil/contract';
+import { LANGUAGES, translate, type Language, type MessageKey, type MessageParams } from '@vigil/contract';
 import type { SheetRows } from './sheet-reader.ts';
 import { unneutralise } from './sheet-writer.ts';
 
@@ -29,7 +29,6 @@ export interface ParsedTable<C extends Columns> {
   problems: RowProblem[];
 }
 
-const LANGS: Language[] = ['zh-CN', 'en-US'];
 const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
 /**
@@ -42,7 +41,7 @@ export const parseTable = <C extends Columns>(rows: SheetRows, columns: C, lang:
   const index = new Map<string, number>();
   const problems: RowProblem[] = [];
   for (const [key, column] of Object.entries(columns)) {
-    const labels = new Set(LANGS.map((l) => norm(translate(l, column.header))));
+    const labels = new Set(LANGUAGES.map((l) => norm(translate(l, column.header))));
     const at = header.findIndex((h) => labels.has(norm(h)));
     if (at >= 0) index.set(key, at);
     else if (column.required)

@@ -29,6 +29,7 @@ const server = vi.hoisted(() => {
   return { answers, sent, mock };
 });
 
+import { formatTime } from './format.ts';
 import ResidentManagePage from './ResidentManagePage.tsx';
 import { ok, page, refused, residentRow } from './test-fixtures.ts';
 
@@ -49,7 +50,14 @@ const checkedIn = residentRow({
   carers: [{ id: 5, name: 'Li Mei' }],
 });
 const away = residentRow({ id: 3, name: 'Liu Xiuying', gender: 1, state: 'checkedIn', away: true, bedName: '2' });
-const checkedOut = residentRow({ id: 4, name: 'Wu Baoguo', state: 'checkedOut', roomName: '103' });
+const checkedOut = residentRow({
+  id: 4,
+  name: 'Wu Baoguo',
+  state: 'checkedOut',
+  roomName: '103',
+  admittedAt: '2025-11-01T02:00:00.000Z',
+  checkedOutAt: '2026-02-10T08:30:00.000Z',
+});
 
 const defaults = (rows: unknown[]) => {
   server.answers.clear();
@@ -127,6 +135,12 @@ describe('ResidentManagePage', () => {
     expect(within(await rowOf('Zhao Guilan')).getByText('Building A / 1F / 102 / 1')).toBeInTheDocument();
     expect(within(await rowOf('Zhao Guilan')).getByText('Priority')).toBeInTheDocument();
     expect(within(await rowOf('Liu Xiuying')).getByText('Away')).toBeInTheDocument();
+    // Each row says since when it is in its state: admission when checked in, departure when checked out.
+    expect(screen.getAllByText('In this state since').length).toBeGreaterThan(0);
+    expect(within(await rowOf('Zhao Guilan')).getByText(formatTime('2026-01-05T02:00:00.000Z'))).toBeInTheDocument();
+    const gone = await rowOf('Wu Baoguo');
+    expect(within(gone).getByText(formatTime('2026-02-10T08:30:00.000Z'))).toBeInTheDocument();
+    expect(within(gone).queryByText(formatTime('2025-11-01T02:00:00.000Z'))).toBeNull();
   });
 
   it('goes back to page 1 when a filter is applied', async () => {

@@ -84,7 +84,13 @@ const ResidentManagePage = () => {
       key: 'place',
       render: (_, row) => (row.state === 'loggedOff' ? '' : placeOf(row)),
     },
-    { title: t('field.admittedAt'), dataIndex: 'admittedAt', render: (v: string | null) => formatTime(v) },
+    {
+      // Checked-in residents show their admission, checked-out ones when they left.
+      title: t('field.stateSince'),
+      key: 'since',
+      render: (_: unknown, r: ResidentRow) =>
+        formatTime(r.state === 'checkedIn' ? r.admittedAt : r.state === 'checkedOut' ? r.checkedOutAt : null),
+    },
     {
       title: t('field.carers'),
       dataIndex: 'carers',
