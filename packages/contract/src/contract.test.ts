@@ -95,10 +95,49 @@ describe('catalogues of the spec', () => {
 });
 
 describe('messages', () => {
-  it('every language has every key, none empty', () => {
+  it('every language has every key, none empty, with the same {placeholders}', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    expect(LANGUAGES).toHaveLength(8);
     for (const lang of LANGUAGES) {
       const catalogue = messageCatalogue(lang);
-      for (const key of Object.keys(enUS)) expect(catalogue[key as keyof typeof enUS], `${lang} ${key}`).toBeTruthy();
+      expect(Object.keys(catalogue).sort(), lang).toEqual(Object.keys(enUS).sort());
+      for (const key of Object.keys(enUS) as (keyof typeof enUS)[]) {
+        expect(catalogue[key].trim(), `${lang} ${key}`).not.toBe('');
+        expect(placeholders(catalogue[key]), `${lang} ${key}`).toEqual(placeholders(enUS[key]));
+      }
+    }
+  });
+
+  it('spreadsheet words of one kind differ within each language, so a cell reads one way', () => {
+    const sets = [
+      ['sheet.yes', 'sheet.no'],
+      ['sheet.gender.male', 'sheet.gender.female'],
+      ['sheet.mattress.sponge', 'sheet.mattress.spring', 'sheet.mattress.latex'],
+      ['sheet.relation.child', 'sheet.relation.friend', 'sheet.relation.relative'],
+      ['sheet.level.normal', 'sheet.level.lead'],
+    ] as const;
+    // Cells are read in every language at once: no word may mean two options in any two languages.
+    for (const set of sets) {
+      const meaning = new Map<string, string>();
+      for (const lang of LANGUAGES) {
+        for (const key of set) {
+          const word = translate(lang, key).toLowerCase();
+          expect(meaning.get(word) ?? key, `${lang} "${word}"`).toBe(key);
+          meaning.set(word, key);
+        }
+      }
+    }
+  });
+
+  it('spreadsheet column headers name one column in every language', () => {
+    const headers = (Object.keys(enUS) as (keyof typeof enUS)[]).filter((k) => k.startsWith('sheet.col.'));
+    const meaning = new Map<string, string>();
+    for (const lang of LANGUAGES) {
+      for (const key of headers) {
+        const label = translate(lang, key).replace(/\s+/g, '').toLowerCase();
+        expect(meaning.get(label) ?? key, `${lang} "${label}"`).toBe(key);
+        meaning.set(label, key);
+      }
     }
   });
 
@@ -106,7 +145,9 @@ describe('messages', () => {
     expect(pickLanguage('en-US,en;q=0.9')).toBe('en-US');
     expect(pickLanguage('en')).toBe('en-US');
     expect(pickLanguage('zh-CN')).toBe('zh-CN');
-    expect(pickLanguage('fr-FR;q=0.9, en;q=0.5')).toBe('en-US');
+    expect(pickLanguage('fr-FR;q=0.9, en;q=0.5')).toBe('fr');
+    expect(pickLanguage('ko-KR')).toBe('ko');
+    expect(pickLanguage('pt-BR, es;q=0.8')).toBe('zh-CN');
     expect(pickLanguage(undefined)).toBe('zh-CN');
     expect(pickLanguage('garbage;;;')).toBe('zh-CN');
   });

@@ -1,13 +1,29 @@
+import { cs } from './cs.ts';
+import { de } from './de.ts';
 import { enUS, type MessageKey } from './en-US.ts';
+import { fr } from './fr.ts';
+import { itIT } from './it.ts';
+import { ja } from './ja.ts';
+import { ko } from './ko.ts';
 import { zhCN } from './zh-CN.ts';
 
 export type { MessageKey };
 
-export const LANGUAGES = ['zh-CN', 'en-US'] as const;
+/** The languages of the console (spec: Chinese, English, Korean, Japanese, German, Czech, Italian, French). */
+export const LANGUAGES = ['zh-CN', 'en-US', 'ko', 'ja', 'de', 'cs', 'it', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';
 
-const catalogues: Record<Language, Record<MessageKey, string>> = { 'zh-CN': zhCN, 'en-US': enUS };
+const catalogues: Record<Language, Record<MessageKey, string>> = {
+  'zh-CN': zhCN,
+  'en-US': enUS,
+  ko,
+  ja,
+  de,
+  cs,
+  it: itIT,
+  fr,
+};
 
 export type MessageParams = Record<string, string | number>;
 

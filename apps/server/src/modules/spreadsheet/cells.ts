@@ -46,8 +46,7 @@ export const oneOf =
     const v = value.toLowerCase();
     for (const o of options) {
       if (o.value.toLowerCase() === v) return { ok: true, value: o.value };
-      if (LANGUAGES.some((l) => translate(l, o.label).toLowerCase() === v))
-        return { ok: true, value: o.value };
+      if (LANGUAGES.some((l) => translate(l, o.label).toLowerCase() === v)) return { ok: true, value: o.value };
     }
     return {
       ok: false,
@@ -59,7 +58,7 @@ export const oneOf =
 /** Yes or no in either server language (or 1 / 0, true / false). */
 export const yesNo: CellParser<boolean> = (value) => {
   const v = value.toLowerCase();
-  const words = (key: 'sheet.yes' | 'sheet.no') => LANGUAGES.map((l) => translate(l, key));
+  const words = (key: 'sheet.yes' | 'sheet.no') => LANGUAGES.map((l) => translate(l, key).toLowerCase());
   if (['1', 'true', 'y', ...words('sheet.yes')].includes(v)) return { ok: true, value: true };
   if (['0', 'false', 'n', ...words('sheet.no')].includes(v)) return { ok: true, value: false };
   return { ok: false, reason: 'import.cell.yesNo' };
