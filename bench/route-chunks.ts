@@ -54,7 +54,9 @@ const routeCost = (label: string, ...srcs: (string | undefined)[]) => {
 
 const login = routeCost('/login', lazyRoute('features/login/LoginPage'), language);
 routeCost('layout (any signed-in page)', lazyRoute('layout/AppLayout'), language);
-for (const key of Object.keys(manifest).filter((k) => k.includes('/features/') && !k.includes('login'))) {
+for (const key of Object.keys(manifest).filter(
+  (k) => k.includes('/features/') && k.endsWith('Page.tsx') && !k.includes('login'),
+)) {
   routeCost(`  + ${key.replace(/^.*features\//, '')}`, lazyRoute('layout/AppLayout'), key, language);
 }
 for (const r of rows) console.log(`${r.route.padEnd(60)} ${r.kb.toFixed(1).padStart(8)} KB gzip`);
