@@ -143,7 +143,7 @@ export const de: Record<MessageKey, string> = {
     'Eine zugeordnete Pflegekraft existiert nicht oder arbeitet nicht für den Träger dieses Bewohners. Laden Sie die Liste der Pflegekräfte neu.',
   'resident.carerFull': 'Die Pflegekraft {name} betreut bereits die maximal möglichen 100 Bewohner.',
   'resident.communityNotFound':
-    'Das Quartier existiert nicht oder gehört nicht zum Träger dieses Bewohners. Laden Sie die Quartiersliste neu.',
+    'Die Gemeinschaft existiert nicht oder gehört nicht zum Träger dieses Bewohners. Laden Sie die Liste der Gemeinschaften neu.',
   'resident.deleteCheckedIn': 'Dieser Bewohner ist einem Bett zugewiesen. Erfassen Sie vor dem Löschen den Auszug.',
   'resident.ageRange': 'Das Höchstalter darf nicht unter dem Mindestalter liegen.',
   'resident.controlChars': 'Das Feld „{field}“ darf keine Steuerzeichen enthalten.',
@@ -251,13 +251,13 @@ export const de: Record<MessageKey, string> = {
   'caregiver.accountExists':
     'Die Telefonnummer {phone} wird bereits als Benutzername verwendet. Wählen Sie einen Benutzernamen für diese Pflegekraft.',
   'caregiver.busy': 'Diese Datensätze werden gerade von jemand anderem geändert. Bitte versuchen Sie es erneut.',
-  'community.exists': 'Ein Quartier mit diesem Namen existiert bereits.',
-  'community.hasResidents': 'Diesem Quartier sind noch Bewohner zugeordnet. Entfernen Sie sie vor dem Löschen.',
-  'community.notMember': 'Der Bewohner {name} gehört nicht zu diesem Quartier.',
+  'community.exists': 'Eine Gemeinschaft mit diesem Namen existiert bereits.',
+  'community.hasResidents': 'Dieser Gemeinschaft sind noch Bewohner zugeordnet. Entfernen Sie sie vor dem Löschen.',
+  'community.notMember': 'Der Bewohner {name} gehört nicht zu dieser Gemeinschaft.',
   'community.sleepWakeSame': 'Schlafenszeit und Aufstehzeit müssen sich unterscheiden.',
   'community.alarmLevelConflict': 'Ein Alarmtyp kann nicht gleichzeitig Stufe 1 und Stufe 2 haben: {type}.',
   'community.receiverProvider':
-    'Die Pflegekraft {name} gehört zu einem anderen Träger und kann die Alarme dieses Quartiers nicht empfangen.',
+    'Die Pflegekraft {name} gehört zu einem anderen Träger und kann die Alarme dieser Gemeinschaft nicht empfangen.',
   'community.receiverDisabled': 'Die Pflegekraft {name} ist deaktiviert und kann keine Alarme empfangen.',
   'field.phone': 'Telefon',
   'field.job': 'Position',
@@ -268,7 +268,7 @@ export const de: Record<MessageKey, string> = {
   'field.type': 'Vorgang',
   'field.address': 'Adresse',
   'field.contact': 'Ansprechpartner',
-  'field.communityId': 'Quartier',
+  'field.communityId': 'Gemeinschaft',
   'field.leaveBedMode': 'Bettausstiegs-Überwachung',
   'field.sleepTime': 'Schlafenszeit',
   'field.wakeTime': 'Aufstehzeit',
@@ -305,7 +305,7 @@ export const de: Record<MessageKey, string> = {
   'import.bedTaken': 'Das Bett {path} ist bereits von {resident} belegt.',
   'import.bedPathIncomplete':
     'Geben Sie Bereich / Gebäude, Etage / Einheit, Zimmer und Bett zusammen an oder keine dieser Angaben.',
-  'import.communityNotFound': 'Es gibt kein Quartier mit dem Namen {name}.',
+  'import.communityNotFound': 'Es gibt keine Gemeinschaft mit dem Namen {name}.',
   'import.cell.device': 'muss ein Gerätetyp-Code oder ein Modell aus dem Katalog sein',
   'import.cell.yesNo': 'muss ja oder nein sein',
   'import.sameNameConfirm':
@@ -372,7 +372,7 @@ export const de: Record<MessageKey, string> = {
   'sheet.col.contact2Phone': 'Telefon zweiter Notfallkontakt',
   'sheet.col.contact2Relation': 'Beziehung zweiter Notfallkontakt',
   'sheet.col.priority': 'Priorität',
-  'sheet.col.community': 'Quartier',
+  'sheet.col.community': 'Gemeinschaft',
   'sheet.col.phone': 'Telefon',
   'sheet.col.job': 'Position',
   'sheet.col.level': 'Stufe',
