@@ -280,7 +280,12 @@ describe.skipIf(!hasChromium)('console login (browser)', () => {
 
     for (const language of ['ko', 'cs', 'zh-CN'] as const) {
       await page.getByTestId('nav-language').click();
-      await page.getByTestId(`language-${language}`).click();
+      await page.getByTestId('language-dialog').waitFor();
+      // Choosing a language stores it and reloads the page (spec): wait for that reload itself.
+      await Promise.all([
+        page.waitForEvent('load', { timeout: 60_000 }),
+        page.getByTestId(`language-${language}`).click(),
+      ]);
       await page.locator(`html[lang="${language}"]`).waitFor({ state: 'attached' });
       const menu = page.getByTestId('menu');
       await menu.getByText(text(language, 'menu.group.permission'), { exact: true }).waitFor();
