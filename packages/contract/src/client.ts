@@ -53,7 +53,9 @@ export const filenameOf = (header: string | null): string | null => {
 
 /** Typed client over the call catalogue: the only way apps reach the API. */
 export const createClient = (options: ClientOptions) => {
-  const doFetch = options.fetch ?? fetch;
+  // The global fetch is looked up at each call, not captured here, so a page (or a test) that
+  // replaces it later is still heard.
+  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   /** The HTTP request of a call: token and language headers, input in the query or body as the call says. */
   const send = async <E extends Endpoint>(call: E, input: EndpointRequest<E> | FormData): Promise<Response> => {
     const headers: Record<string, string> = {};

@@ -153,6 +153,9 @@ export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init']
 export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
 export const DEVICE_COMMAND_STATES = ['pending', 'sent', 'acked', 'failed', 'superseded', 'cancelled'] as const;
 export type DeviceCommandState = (typeof DEVICE_COMMAND_STATES)[number];
+/** Device IDs: digits, letters and '-', at most 64, compared case-insensitively (stored upper-case). */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9-]+$/;
+export const DEVICE_ID_MAX = 64;
 /** Longest device name. */
 export const DEVICE_NAME_MAX = 64;
 /** Most registry rows one import call takes. */

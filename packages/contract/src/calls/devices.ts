@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   DEVICE_ALG_MODE_MAX,
+  DEVICE_ID_MAX,
+  DEVICE_ID_PATTERN,
   DEVICE_COMM_MODES,
   DEVICE_COMMANDS,
   DEVICE_GROUP_NAMES,
@@ -38,8 +40,8 @@ export const deviceIdSchema = z
   .string()
   .trim()
   .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9-]+$/, { error: 'device.idFormat' })
+  .max(DEVICE_ID_MAX)
+  .regex(DEVICE_ID_PATTERN, { error: 'device.idFormat' })
   .transform((s) => s.toUpperCase())
   .describe('Device ID: digits, letters and -, at most 64; case-insensitive (stored upper-case)');
 /** A type code of the device-type catalogue. */

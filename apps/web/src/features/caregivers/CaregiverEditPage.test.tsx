@@ -1,15 +1,14 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { Route, Routes } from 'react-router';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
-
-// The API client captures fetch when it is created, so the fake server exists before any import.
-const server = await vi.hoisted(async () => (await import('./test-support.ts')).installFakeServer());
 
 import CaregiverEditPage from './CaregiverEditPage.tsx';
 import { EDIT_PATH, LIST_PATH } from './paths.ts';
-import { caregiverRow } from './test-support.ts';
+import { caregiverRow, installFakeServer } from './test-support.ts';
+
+const server = installFakeServer();
 
 const INSERT = '/nursing/insertNursing';
 const RESIDENTS = '/userManagement/userList';

@@ -3,11 +3,10 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 
-// The API client captures fetch when it is created, so the fake server exists before any import.
-const server = await vi.hoisted(async () => (await import('./test-support.ts')).installFakeServer());
-
 import CaregiverManagePage from './CaregiverManagePage.tsx';
-import { caregiverRow, FakeXhr } from './test-support.ts';
+import { caregiverRow, FakeXhr, installFakeServer } from './test-support.ts';
+
+const server = installFakeServer();
 
 const LIST = '/nursing/queryNursingList';
 

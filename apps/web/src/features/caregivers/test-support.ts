@@ -1,7 +1,4 @@
-/**
- * Test doubles for the caregiver screens. Imports nothing of the app: the API client captures
- * `fetch` when it is created, so the fake server is installed (in vi.hoisted) before the screens load.
- */
+/** Test doubles for the caregiver screens: a fake server behind fetch, a fake XHR for uploads, rows. */
 import { vi } from 'vitest';
 import type { CaregiverRow } from './caregiver-model.ts';
 

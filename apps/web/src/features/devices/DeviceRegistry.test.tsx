@@ -14,27 +14,10 @@ import {
   page,
   requestsTo,
   signInAs,
-  type FakeApi,
+  installFakeApi,
 } from './test-server.ts';
 
-// The API client captures fetch when it is created, so the fake must exist before any import.
-const api = vi.hoisted(() => {
-  const fake = { routes: new Map(), requests: [] } as unknown as FakeApi;
-  globalThis.fetch = (async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://localhost');
-    const request = { path: url.pathname, method: init?.method ?? 'GET', url, body: init?.body };
-    fake.requests.push(request);
-    const answer = fake.routes.get(url.pathname)?.(request) ?? {};
-    const envelope = {
-      status: answer.status ?? 200,
-      msg: answer.msg ?? 'ok',
-      msgKey: answer.msgKey,
-      data: answer.data ?? null,
-    };
-    return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
-  }) as typeof fetch;
-  return fake;
-});
+const api = installFakeApi();
 
 import SleepDevicePage from './SleepDevicePage.tsx';
 

@@ -36,11 +36,13 @@ export { ALG_MODE_KINDS, DEVICE_COMM_MODES as COMM_MODES, SENSOR_INIT_KINDS } fr
 const DEVICE_ADMINS: readonly Role[] = ['SUPER_ROLE', 'SENIOR_ROLE'];
 export const isDeviceAdmin = (role: Role | undefined): boolean => (role ? DEVICE_ADMINS.includes(role) : false);
 
-/** Device IDs: digits, letters and '-', at most 64 (compared case-insensitively by the server). */
-export const DEVICE_ID_PATTERN = /^[A-Za-z0-9-]+$/;
-export const DEVICE_ID_MAX = 64;
-export const DEVICE_NAME_MAX = 64;
-export const ALG_MODE_MAX = 255;
+/** The contract's device ID, name and algorithm-mode rules, checked in the forms. */
+export {
+  DEVICE_ALG_MODE_MAX as ALG_MODE_MAX,
+  DEVICE_ID_MAX,
+  DEVICE_ID_PATTERN,
+  DEVICE_NAME_MAX,
+} from '@vigil/contract/browser';
 /** Trimmed text, or undefined for an empty field (so the server keeps its default). */
 export const blankToUndefined = (value: string | undefined): string | undefined =>
   value?.trim() ? value.trim() : undefined;

@@ -3,10 +3,7 @@ import type { SessionInfo } from '@vigil/contract/browser';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import type { DeviceRow, DeviceTypeOption } from './device-model.ts';
 
-/**
- * What the device screens' tests share: a fake API (installed by each test file with vi.hoisted,
- * since the client captures fetch when it is created), request readers and fixtures.
- */
+/** What the device screens' tests share: a fake API, request readers and fixtures. */
 export interface Answer {
   status?: number;
   msg?: string;
@@ -23,6 +20,25 @@ export interface FakeApi {
   routes: Map<string, (request: SeenRequest) => Answer>;
   requests: SeenRequest[];
 }
+
+/** Replaces fetch with a fake answering from `routes` (200 with null data for any other path). */
+export const installFakeApi = (): FakeApi => {
+  const fake: FakeApi = { routes: new Map(), requests: [] };
+  globalThis.fetch = (async (input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://localhost');
+    const request = { path: url.pathname, method: init?.method ?? 'GET', url, body: init?.body };
+    fake.requests.push(request);
+    const answer = fake.routes.get(url.pathname)?.(request) ?? {};
+    const envelope = {
+      status: answer.status ?? 200,
+      msg: answer.msg ?? 'ok',
+      msgKey: answer.msgKey,
+      data: answer.data ?? null,
+    };
+    return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  }) as typeof fetch;
+  return fake;
+};
 
 /** The requests made to one path, oldest first. */
 export const requestsTo = (api: FakeApi, path: string) => api.requests.filter((r) => r.path === path);
