@@ -16,6 +16,8 @@ import {
   refuseOnProblems,
   sheetExport,
   sheetTemplate,
+  presentValues,
+  rowsWithoutProblems,
   validateRows,
   type DomainProblem,
 } from '../spreadsheet/sheet-import.ts';
@@ -68,15 +70,13 @@ export class CaregiverSheetService {
   async import(actor: SheetActor, file: UploadedFile | undefined, providerId: number | undefined) {
     const content = readSheet(file, CAREGIVER_SHEET, actor.lang);
     const { records } = content;
-    const inputs = records.map(({ values: v }) =>
-      Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null)),
+    const validated = validateRows(
+      insertNursing.request,
+      records.map((r) => presentValues(r.values)),
     );
-    const validated = validateRows(insertNursing.request, inputs);
     const problems: DomainProblem[] = [...validated.problems];
     return this.db.transaction(async (tx) => {
-      const bad = new Set(problems.map((p) => p.index));
-      const good = records.map((_, i) => i).filter((i) => !bad.has(i));
-      const rows = good.map((i) => insertNursing.request.parse(inputs[i]));
+      const { indexes: good, rows } = rowsWithoutProblems(validated.parsed, problems);
       const outcome = await this.caregivers.createMany(actor.caller, rows, tx, actor.ip, providerId);
       if (!outcome.ok) {
         for (const p of outcome.problems) {

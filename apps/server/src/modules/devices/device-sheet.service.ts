@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { Caller } from '../../http/caller.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import {
+  presentValues,
   readSheet,
   refuseOnProblems,
   sheetExport,
@@ -24,10 +25,6 @@ export interface SheetActor {
 }
 
 const GATEWAY_TYPE = DEVICE_TYPES.find((t) => t.kind === 'gateway_host')?.code;
-
-/** Values of a record without the columns left empty, so the contract's schema sees them as omitted. */
-const given = (values: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
 
 /**
  * A registry duplicate names the earlier entry by its place in the list (from 1); in a spreadsheet
@@ -64,7 +61,10 @@ export class DeviceSheetService {
 
   /** Adds registry devices to a provider, with insertDevice's checks on every row. */
   addDevices(actor: SheetActor, file: UploadedFile | undefined, providerId: number | undefined) {
-    return this.addWith(actor, file, DEVICE_SHEET, (v) => ({ ...given(v), ...(providerId ? { providerId } : {}) }));
+    return this.addWith(actor, file, DEVICE_SHEET, (v) => ({
+      ...presentValues(v),
+      ...(providerId ? { providerId } : {}),
+    }));
   }
 
   /** Adds gateway hosts (of the gateway type) to a provider. */
@@ -73,21 +73,21 @@ export class DeviceSheetService {
       actor,
       file,
       HOST_SHEET,
-      (v) => ({ ...given(v), deviceType: GATEWAY_TYPE, ...(providerId ? { providerId } : {}) }),
+      (v) => ({ ...presentValues(v), deviceType: GATEWAY_TYPE, ...(providerId ? { providerId } : {}) }),
       ['gateway_host'],
     );
   }
 
   /** Pairs infrared detectors to hosts of the caller's providers: each joins its host's provider. */
   addInfrared(actor: SheetActor, file: UploadedFile | undefined) {
-    return this.addWith(actor, file, INFRARED_SHEET, (v) => given(v), ['infrared_motion']);
+    return this.addWith(actor, file, INFRARED_SHEET, (v) => presentValues(v), ['infrared_motion']);
   }
 
   /** Loads manufactured device IDs into the registry (administrators). */
   async addToRegistry(actor: SheetActor, file: UploadedFile | undefined): Promise<number> {
     const content = readSheet(file, STOCK_SHEET, actor.lang);
     await this.db.transaction(async (tx) => {
-      const rows = content.records.map((r) => given(r.values));
+      const rows = content.records.map((r) => presentValues(r.values));
       const { problems } = await this.s.stock.addMany(actor.caller, rows, tx, actor.ip);
       refuseOnProblems(STOCK_SHEET, actor.lang, content, problems.map(asSheetProblem(content)));
     });

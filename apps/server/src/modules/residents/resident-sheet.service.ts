@@ -6,6 +6,7 @@ import {
   RESIDENT_LIMITS,
   translate,
   type BinaryBody,
+  type Bunk,
   type Language,
   type UploadedFile,
 } from '@vigil/contract';
@@ -24,6 +25,7 @@ import {
   refuseOnProblems,
   sheetExport,
   sheetTemplate,
+  rowsWithoutProblems,
   validateRows,
   wordRowProblems,
   type DomainProblem,
@@ -141,8 +143,13 @@ export class ResidentSheetService {
     const content = readSheet(input.file, RESIDENT_SHEET, lang);
     const { records } = content;
     const providerId = targetProvider(actor.caller, input.providerId);
-    const communityIds = await this.communityIds(actor, providerId);
-    const beds = await this.facility.bedsByPath(providerId);
+    // The provider's communities and beds are read only when some row names one.
+    const communityIds = records.some((r) => r.values.community)
+      ? await this.communityIds(actor, providerId)
+      : new Map<string, number>();
+    const beds = records.some((r) => [r.values.area, r.values.floor, r.values.room, r.values.bed].some(Boolean))
+      ? await this.facility.bedsByPath(providerId)
+      : new Map<string, Bunk>();
 
     const problems: DomainProblem[] = [];
     /** Bed id → the spreadsheet row that claimed it first. */
@@ -180,14 +187,12 @@ export class ResidentSheetService {
 
     return this.db.transaction(async (tx) => {
       // The domain checks run only on rows whose cells and fields are valid; their indexes map back.
-      const bad = new Set(problems.map((p) => p.index));
-      const good = records.map((_, i) => i).filter((i) => !bad.has(i));
-      const outcome = await this.residents.createMany(
-        actor.caller,
-        good.map((i) => NewResidentSchema.parse(inputs[i])),
-        tx,
-        { ip: actor.ip, providerId, confirmSameName: input.confirmSameName === true },
-      );
+      const { indexes: good, rows } = rowsWithoutProblems(validated.parsed, problems);
+      const outcome = await this.residents.createMany(actor.caller, rows, tx, {
+        ip: actor.ip,
+        providerId,
+        confirmSameName: input.confirmSameName === true,
+      });
       if (!outcome.ok) {
         for (const p of outcome.problems) {
           problems.push({ index: good[p.index] ?? p.index, field: p.field, key: p.key, params: p.params });

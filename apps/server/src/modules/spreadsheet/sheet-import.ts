@@ -164,24 +164,24 @@ export const refuseOnProblems = <C extends Columns>(
   throw refuseImport(all.sort((a, b) => a.row - b.row));
 };
 
+/** A record's values without the cells left empty, so a schema sees those fields as omitted. */
+export const presentValues = (values: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+
 /**
  * Validates each record's input with the contract's schema (the single-row call's), collecting every
- * issue of every row: the import applies the same rules as the form. `rows` is complete only when
- * there are no problems.
+ * issue of every row: the import applies the same rules as the form. `parsed` is aligned with
+ * `inputs` (undefined where a row failed).
  */
 export const validateRows = <S extends z.ZodType>(
   schema: S,
   inputs: readonly unknown[],
-): { rows: z.output<S>[]; problems: DomainProblem[] } => {
-  const rows: z.output<S>[] = [];
+): { parsed: (z.output<S> | undefined)[]; problems: DomainProblem[] } => {
   const problems: DomainProblem[] = [];
-  inputs.forEach((input, index) => {
-    const parsed = schema.safeParse(input);
-    if (parsed.success) {
-      rows.push(parsed.data);
-      return;
-    }
-    for (const issue of parsed.error.issues) {
+  const parsed = inputs.map((input, index) => {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data as z.output<S>;
+    for (const issue of result.error.issues) {
       const described = describeIssue('en-US', issue, input);
       const { field: _label, ...params } = described.params;
       problems.push({
@@ -191,6 +191,17 @@ export const validateRows = <S extends z.ZodType>(
         params,
       });
     }
+    return undefined;
   });
-  return { rows, problems };
+  return { parsed, problems };
+};
+
+/**
+ * The rows no problem names yet, with their positions among the records: the domain's batch
+ * method checks these, and its problems (by position in `rows`) map back through `indexes`.
+ */
+export const rowsWithoutProblems = <T>(parsed: readonly (T | undefined)[], problems: readonly DomainProblem[]) => {
+  const bad = new Set(problems.map((p) => p.index));
+  const indexes = parsed.flatMap((row, i) => (row !== undefined && !bad.has(i) ? [i] : []));
+  return { indexes, rows: indexes.map((i) => parsed[i] as T) };
 };
