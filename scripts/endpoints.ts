@@ -21,6 +21,7 @@ export const renderEndpoints = async (): Promise<string> => {
       input: call.input,
       ...(call.produces ? { produces: call.produces } : {}),
       ...(call.loginSensitive ? { loginSensitive: true } : {}),
+      ...(call.creates ? { creates: true } : {}),
     };
     lines.push(`export const ${name}: EndpointOf<Calls['${name}']> = ${JSON.stringify(runtime)};`);
   }

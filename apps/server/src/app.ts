@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { AppError } from './http/app-error.ts';
 import { registerConsole } from './http/console.ts';
+import { IdempotencyGuard } from './http/idempotency.ts';
 import { Metrics } from './http/metrics.ts';
 import { envelopeOf, languageOf, registerCalls, toAppError, type Handlers } from './http/register-calls.ts';
 import { accountHandlers } from './modules/accounts/account.routes.ts';
@@ -141,7 +142,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     const appError = toAppError(error, request);
     return reply.code(appError.httpStatus).send(envelopeOf(appError, languageOf(request)));
   });
-  registerCalls(app, handlers, services.sessions, metrics);
+  registerCalls(app, handlers, services.sessions, metrics, new IdempotencyGuard(deps.database.db, deps.clock));
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

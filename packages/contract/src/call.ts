@@ -26,6 +26,11 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   maxUploadBytes?: number;
   /** Inner 100/101 on this call make the client drop its session. */
   loginSensitive?: boolean;
+  /**
+   * Creates records: the console sends an Idempotency-Key with it, so a repeated request replays
+   * the first answer instead of creating twice (docs/api-conventions.md).
+   */
+  creates?: boolean;
   /** Types only, never present at run time: lets an Endpoint carry the call's types without its schemas. */
   readonly types?: { request: z.input<Req>; result: z.output<Res> };
 }
@@ -41,6 +46,7 @@ export interface Endpoint<Req = unknown, Res = unknown> {
   input: CallInput;
   produces?: 'json' | 'binary';
   loginSensitive?: boolean;
+  creates?: boolean;
   readonly types?: { request: Req; result: Res };
 }
 export type EndpointOf<C extends CallDef> = Endpoint<CallRequest<C>, CallResult<C>>;

@@ -52,4 +52,40 @@ describe('typed client', () => {
     await expect(call).rejects.toBeInstanceOf(ApiError);
     await expect(call).rejects.toMatchObject({ data: { problems } });
   });
+
+  it('keeps the field a refusal names', async () => {
+    const call = clientAnswering(() =>
+      Response.json({ status: 300, msg: 'taken', data: null, msgKey: 'account.exists', field: 'userName' }),
+    ).call(listCall, { id: 1 });
+    await expect(call).rejects.toMatchObject({ msgKey: 'account.exists', field: 'userName' });
+  });
+
+  it('sends a fresh Idempotency-Key with each request of a creating call, the same one on its retry', async () => {
+    const createCall: Endpoint<{ id: number }, null> = { method: 'POST', path: '/x/add', input: 'json', creates: true };
+    const seen: (string | null)[] = [];
+    let failNext = false;
+    const client = createClient({
+      baseUrl: 'http://api',
+      fetch: async (_url, init) => {
+        seen.push(new Headers(init?.headers).get('Idempotency-Key'));
+        if (failNext) {
+          failNext = false;
+          throw new TypeError('network down');
+        }
+        return Response.json({ status: 200, msg: 'ok', data: null });
+      },
+    });
+    await client.call(createCall, { id: 1 });
+    await client.call(createCall, { id: 1 });
+    failNext = true;
+    await client.call(createCall, { id: 1 });
+    await client.call(listCall, { id: 1 });
+    expect(seen).toHaveLength(5);
+    const [first, second, lost, retried, list] = seen;
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).not.toBe(first);
+    expect(retried).toBe(lost);
+    expect(new Set([first, second, lost]).size).toBe(3);
+    expect(list).toBeNull();
+  });
 });

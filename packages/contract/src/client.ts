@@ -7,6 +7,8 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   getToken?: () => string | null | undefined;
   getLanguage?: () => string | null | undefined;
+  /** A fresh Idempotency-Key for each request of a creating call (default: a random UUID). */
+  newIdempotencyKey?: () => string;
 }
 
 /** Raised for a non-200 inner status; carries the envelope. */
@@ -18,6 +20,8 @@ export class ApiError extends Error {
     readonly httpStatus: number,
     /** Details of the failure when the server sends them (e.g. `{ problems }` of a refused import). */
     readonly data: unknown = null,
+    /** The request field the failure is about (e.g. `name`, `contacts.0.phone`), when it is about one. */
+    readonly field: string | undefined = undefined,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,6 +55,20 @@ export const filenameOf = (header: string | null): string | null => {
   return /filename="?([^";]+)"?/i.exec(header)?.[1] ?? null;
 };
 
+/**
+ * A random UUID v4. randomUUID exists only in secure contexts (HTTPS, localhost); a console served
+ * over plain HTTP on a local network still has getRandomValues.
+ */
+export const newIdempotencyKey = (): string => {
+  const { crypto } = globalThis;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
 /** Typed client over the call catalogue: the only way apps reach the API. */
 export const createClient = (options: ClientOptions) => {
   // The global fetch is looked up at each call, not captured here, so a page (or a test) that
@@ -74,7 +92,18 @@ export const createClient = (options: ClientOptions) => {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(input ?? {});
     }
-    const res = await doFetch(url, { method: call.method, headers, body });
+    let res: Response;
+    if (call.creates) {
+      // One key per request: a retry after a lost answer replays what the server did instead of creating twice.
+      headers['Idempotency-Key'] = (options.newIdempotencyKey ?? newIdempotencyKey)();
+      try {
+        res = await doFetch(url, { method: call.method, headers, body });
+      } catch {
+        res = await doFetch(url, { method: call.method, headers, body });
+      }
+    } else {
+      res = await doFetch(url, { method: call.method, headers, body });
+    }
     if (res.status === 401) throw new ApiError(Status.SESSION_INVALID, 'unauthorized', 'session.required', 401);
     return res;
   };
@@ -82,7 +111,7 @@ export const createClient = (options: ClientOptions) => {
     call: E,
     input: EndpointRequest<E> | FormData,
   ): Promise<Envelope<EndpointResult<E>>> => (await (await send(call, input)).json()) as Envelope<EndpointResult<E>>;
-  const failure = (env: Envelope<unknown>) => new ApiError(env.status, env.msg, env.msgKey, 200, env.data);
+  const failure = (env: Envelope<unknown>) => new ApiError(env.status, env.msg, env.msgKey, 200, env.data, env.field);
   return {
     envelope,
     /** Resolves with `data` on inner status 200, rejects with ApiError otherwise. */

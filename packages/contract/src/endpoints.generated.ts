@@ -31,6 +31,7 @@ export const insertProvider: EndpointOf<Calls['insertProvider']> = {
   method: 'POST',
   path: '/provider/insertProvider',
   input: 'json',
+  creates: true,
 };
 export const restProviderPwd: EndpointOf<Calls['restProviderPwd']> = {
   method: 'POST',
@@ -61,6 +62,7 @@ export const insertAccount: EndpointOf<Calls['insertAccount']> = {
   method: 'POST',
   path: '/account/insertAccount',
   input: 'json',
+  creates: true,
 };
 export const operateAccount: EndpointOf<Calls['operateAccount']> = {
   method: 'POST',
@@ -104,7 +106,12 @@ export const getAreaList: EndpointOf<Calls['getAreaList']> = {
   path: '/area/getAreaList',
   input: 'json',
 };
-export const insertArea: EndpointOf<Calls['insertArea']> = { method: 'POST', path: '/area/insertArea', input: 'json' };
+export const insertArea: EndpointOf<Calls['insertArea']> = {
+  method: 'POST',
+  path: '/area/insertArea',
+  input: 'json',
+  creates: true,
+};
 export const updateArea: EndpointOf<Calls['updateArea']> = { method: 'POST', path: '/area/updateArea', input: 'json' };
 export const getAreaWithRoomList: EndpointOf<Calls['getAreaWithRoomList']> = {
   method: 'POST',
@@ -126,7 +133,12 @@ export const getRoomList: EndpointOf<Calls['getRoomList']> = {
   path: '/room/getRoomList',
   input: 'json',
 };
-export const insertRoom: EndpointOf<Calls['insertRoom']> = { method: 'POST', path: '/room/insert', input: 'json' };
+export const insertRoom: EndpointOf<Calls['insertRoom']> = {
+  method: 'POST',
+  path: '/room/insert',
+  input: 'json',
+  creates: true,
+};
 export const updateRoom: EndpointOf<Calls['updateRoom']> = { method: 'POST', path: '/room/updateRoom', input: 'json' };
 export const deleteRoomById: EndpointOf<Calls['deleteRoomById']> = {
   method: 'GET',
@@ -142,6 +154,7 @@ export const batchAddBunk: EndpointOf<Calls['batchAddBunk']> = {
   method: 'POST',
   path: '/bunk/batchAddBunk',
   input: 'json',
+  creates: true,
 };
 export const getAdminBunkList: EndpointOf<Calls['getAdminBunkList']> = {
   method: 'GET',
@@ -217,6 +230,7 @@ export const insertResident: EndpointOf<Calls['insertResident']> = {
   method: 'POST',
   path: '/insertUser',
   input: 'json',
+  creates: true,
 };
 export const updateResident: EndpointOf<Calls['updateResident']> = {
   method: 'POST',
@@ -232,6 +246,7 @@ export const startAbsence: EndpointOf<Calls['startAbsence']> = {
   method: 'POST',
   path: '/user/transient/post',
   input: 'json',
+  creates: true,
 };
 export const endAbsence: EndpointOf<Calls['endAbsence']> = {
   method: 'GET',
@@ -242,6 +257,7 @@ export const deviceStockImport: EndpointOf<Calls['deviceStockImport']> = {
   method: 'POST',
   path: '/device/stock/import',
   input: 'json',
+  creates: true,
 };
 export const deviceStockList: EndpointOf<Calls['deviceStockList']> = {
   method: 'POST',
@@ -272,6 +288,7 @@ export const insertDevice: EndpointOf<Calls['insertDevice']> = {
   method: 'POST',
   path: '/device/insertDevice',
   input: 'json',
+  creates: true,
 };
 export const updateDevice: EndpointOf<Calls['updateDevice']> = {
   method: 'POST',
@@ -323,11 +340,17 @@ export const heGetDeviceList: EndpointOf<Calls['heGetDeviceList']> = {
   path: '/he/getDeviceList',
   input: 'json',
 };
-export const heAddHost: EndpointOf<Calls['heAddHost']> = { method: 'POST', path: '/he/addHost', input: 'json' };
+export const heAddHost: EndpointOf<Calls['heAddHost']> = {
+  method: 'POST',
+  path: '/he/addHost',
+  input: 'json',
+  creates: true,
+};
 export const heInsertDevice: EndpointOf<Calls['heInsertDevice']> = {
   method: 'POST',
   path: '/he/insertDevice',
   input: 'json',
+  creates: true,
 };
 export const heReplaceDevice: EndpointOf<Calls['heReplaceDevice']> = {
   method: 'POST',
@@ -353,6 +376,7 @@ export const insertNursing: EndpointOf<Calls['insertNursing']> = {
   method: 'POST',
   path: '/nursing/insertNursing',
   input: 'json',
+  creates: true,
 };
 export const operateNursing: EndpointOf<Calls['operateNursing']> = {
   method: 'POST',
@@ -378,6 +402,7 @@ export const insertCommunity: EndpointOf<Calls['insertCommunity']> = {
   method: 'POST',
   path: '/community/insertCommunity',
   input: 'json',
+  creates: true,
 };
 export const queryCommunityList: EndpointOf<Calls['queryCommunityList']> = {
   method: 'POST',
@@ -419,6 +444,7 @@ export const bunkImportData: EndpointOf<Calls['bunkImportData']> = {
   method: 'POST',
   path: '/bunk/importData',
   input: 'multipart',
+  creates: true,
 };
 export const bunkExportData: EndpointOf<Calls['bunkExportData']> = {
   method: 'POST',
@@ -436,6 +462,7 @@ export const residentBatchAdd: EndpointOf<Calls['residentBatchAdd']> = {
   method: 'POST',
   path: '/userManagement/batchAdd',
   input: 'multipart',
+  creates: true,
 };
 export const residentExportData: EndpointOf<Calls['residentExportData']> = {
   method: 'POST',
@@ -453,6 +480,7 @@ export const deviceBatchAdd: EndpointOf<Calls['deviceBatchAdd']> = {
   method: 'POST',
   path: '/device/batchAdd1',
   input: 'multipart',
+  creates: true,
 };
 export const deviceExportData: EndpointOf<Calls['deviceExportData']> = {
   method: 'POST',
@@ -470,11 +498,13 @@ export const heHostBatchAdd: EndpointOf<Calls['heHostBatchAdd']> = {
   method: 'POST',
   path: '/he/hostBatchAdd',
   input: 'multipart',
+  creates: true,
 };
 export const heInfraredBatchAdd: EndpointOf<Calls['heInfraredBatchAdd']> = {
   method: 'POST',
   path: '/he/infraredBatchAdd',
   input: 'multipart',
+  creates: true,
 };
 export const deviceStockExcelModel: EndpointOf<Calls['deviceStockExcelModel']> = {
   method: 'GET',
@@ -486,6 +516,7 @@ export const deviceStockImportSheet: EndpointOf<Calls['deviceStockImportSheet']>
   method: 'POST',
   path: '/device/stock/importSheet',
   input: 'multipart',
+  creates: true,
 };
 export const nursingExcelModel: EndpointOf<Calls['nursingExcelModel']> = {
   method: 'GET',
@@ -497,6 +528,7 @@ export const nursingBatchAdd: EndpointOf<Calls['nursingBatchAdd']> = {
   method: 'POST',
   path: '/nursing/batchAdd',
   input: 'multipart',
+  creates: true,
 };
 export const nursingExportData: EndpointOf<Calls['nursingExportData']> = {
   method: 'POST',

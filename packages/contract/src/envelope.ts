@@ -9,6 +9,11 @@ export interface Envelope<T> {
   data: T | null;
   /** Message key of a failure, so clients and tests need not parse `msg`. */
   msgKey?: MessageKey;
+  /**
+   * The request field a failure is about (a path such as `contacts.0.phone`), so a form can show
+   * the message on that field; absent when the failure is not about one field.
+   */
+  field?: string;
 }
 
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
@@ -17,4 +22,5 @@ export const envelopeSchema = <T extends z.ZodType>(data: T) =>
     msg: z.string(),
     data: data.nullable(),
     msgKey: z.string().optional(),
+    field: z.string().optional(),
   });

@@ -6,6 +6,7 @@ export * from './constants.ts';
 export * from './device-types.ts';
 export * from './envelope.ts';
 export * from './messages/index.ts';
+export * from './message-fields.ts';
 export * from './openapi.ts';
 export * from './roles.ts';
 export * from './status.ts';

@@ -23,6 +23,7 @@ const envelopeOf = (data: JsonSchema): JsonSchema => ({
     msg: { type: 'string', description: 'Localised by Accept-Language' },
     data: { anyOf: [data, { type: 'null' }] },
     msgKey: { type: 'string', description: 'Message key of a failure' },
+    field: { type: 'string', description: 'Request field a failure is about, e.g. `name` or `contacts.0.phone`' },
   },
 });
 
@@ -71,6 +72,19 @@ const operation = (name: string, call: CallDef): JsonSchema => {
         ? { type: 'object', properties: { file: { type: 'string', format: 'binary' } } }
         : request;
     op.requestBody = { required: true, content: { [mediaType]: { schema } } };
+  }
+  if (call.creates) {
+    op.parameters = [
+      ...((op.parameters as JsonSchema[] | undefined) ?? []),
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'One value per user action (1 to 128 visible ASCII characters); a repeat within 24 hours replays the first answer.',
+        schema: { type: 'string', minLength: 1, maxLength: 128 },
+      },
+    ];
   }
   return op;
 };

@@ -126,6 +126,25 @@ export const ssoNonces = pgTable('sso_nonce', {
   usedAt: ts('used_at').notNull(),
 });
 
+/**
+ * Answers of calls sent with an Idempotency-Key, per account and call: a retry with the same key
+ * gets the stored answer instead of running the call again; purged after the retention window.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_key',
+  {
+    accountId: integer('account_id').notNull(),
+    call: text('call').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request runs. */
+    answer: jsonb('answer'),
+    httpStatus: smallint('http_status'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.call, t.key] }), index('idempotency_key_created_idx').on(t.createdAt)],
+);
+
 export const auditLog = pgTable(
   'audit_log',
   {

@@ -14,6 +14,15 @@ export class AppError extends Error {
     super(key);
     this.name = 'AppError';
   }
+
+  /** The request field the failure is about, when the message key alone does not say (see MESSAGE_FIELDS). */
+  field: string | undefined;
+
+  /** Names the request field this failure is about, so the console shows it on that field. */
+  on(field: string): this {
+    this.field = field;
+    return this;
+  }
 }
 
 export const fail = (key: MessageKey, params?: MessageParams): AppError => new AppError(Status.FAILED, key, params);

@@ -1,6 +1,7 @@
 import {
   calls,
   describeIssue,
+  MESSAGE_FIELDS,
   pickLanguage,
   Status,
   translate,
@@ -19,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fileTooLarge } from './app-error.ts';
 import type { CallContext } from './call-context.ts';
 import type { Caller } from './caller.ts';
+import { idempotencyKeyOf, type IdempotencyGuard } from './idempotency.ts';
 
 export type Handler<C extends CallDef> = (input: CallParsed<C>, ctx: CallContext) => Promise<CallResult<C>>;
 /** One handler per declared call: a call without a handler does not compile. */
@@ -56,7 +58,14 @@ export const envelopeOf = (error: AppError, lang: Language): Envelope<unknown> =
   msg: translate(lang, error.key, error.params),
   data: error.data,
   msgKey: error.key,
+  ...fieldOf(error),
 });
+
+/** The field an answer names: the one the failure was raised on, else the one its message is always about. */
+const fieldOf = (error: AppError): { field?: string } => {
+  const field = error.field ?? MESSAGE_FIELDS[error.key];
+  return field ? { field } : {};
+};
 
 const readMultipart = async (request: FastifyRequest, limit: number): Promise<Record<string, unknown>> => {
   const out: Record<string, unknown> = {};
@@ -144,6 +153,7 @@ export const registerCalls = (
   handlers: Handlers,
   authenticator: Authenticator,
   observer: CallObserver,
+  idempotency?: IdempotencyGuard,
 ): void => {
   for (const [name, call] of Object.entries(calls) as [CallName, CallDef][]) {
     const handler = handlers[name] as unknown as Handler<CallDef>;
@@ -163,7 +173,8 @@ export const registerCalls = (
             const described = first
               ? describeIssue(lang, first, raw)
               : { key: 'validation.body' as const, params: {}, field: 'body' };
-            throw new AppError(Status.INVALID_INPUT, described.key, described.params);
+            const invalid = new AppError(Status.INVALID_INPUT, described.key, described.params);
+            throw described.field === 'body' ? invalid : invalid.on(described.field);
           }
           const ctx: CallContext = {
             caller,
@@ -171,6 +182,26 @@ export const registerCalls = (
             ip: request.ip,
             userAgent: request.headers['user-agent'],
           };
+          const key = caller && idempotency && call.produces !== 'binary' ? idempotencyKeyOf(request) : undefined;
+          if (caller && idempotency && key !== undefined) {
+            // A repeat of the same key gets the first answer instead of running the call again.
+            const answer = await idempotency.run({ accountId: caller.accountId, call: name, key }, raw, async () => {
+              try {
+                const data = await handler(parsed.data, ctx);
+                return {
+                  httpStatus: 200,
+                  body: { status: Status.OK, msg: translate(lang, 'ok'), data: data ?? null },
+                  keep: true,
+                };
+              } catch (error) {
+                const appError = toAppError(error, request);
+                const body = envelopeOf(appError, lang);
+                return { httpStatus: appError.httpStatus, body, keep: appError.status !== Status.SERVER_ERROR };
+              }
+            });
+            inner = (answer.body as Envelope<unknown>).status;
+            return reply.code(answer.httpStatus).send(answer.body);
+          }
           const data = await handler(parsed.data, ctx);
           if (call.produces === 'binary') return sendBinary(reply, data as BinaryBody);
           const body: Envelope<unknown> = { status: Status.OK, msg: translate(lang, 'ok'), data: data ?? null };

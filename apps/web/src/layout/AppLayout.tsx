@@ -7,6 +7,7 @@ import { api } from '../shared/api/client.ts';
 import { landingFor, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { StorageKey, storage } from '../shared/storage.ts';
+import { UnsavedChangesGuard } from '../shared/ui/UnsavedChangesGuard.tsx';
 import { Navbar } from './Navbar.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { tagsStore } from './tags-store.ts';
@@ -87,6 +88,7 @@ export const AppLayout = () => {
         </Layout.Header>
         <TagsView />
         <Layout.Content className="app-content">
+          <UnsavedChangesGuard />
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -4,6 +4,7 @@ import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../shared/api/client.ts';
+import { useFormSubmit } from '../shared/ui/useFormSubmit.ts';
 
 export const platformNameValid = (name: string): boolean => {
   const length = [...name.trim()].length;
@@ -26,20 +27,20 @@ export const PlatformNameDialog = ({ open, onClose }: { open: boolean; onClose: 
       void queryClient.invalidateQueries({ queryKey: ['platform'] });
       onClose();
     },
+  });
+  const submit = useFormSubmit(form, (values: { platformName: string }) => save.mutateAsync(values.platformName), {
     onError: () => void message.error(t('platformName.failed')),
   });
   return (
     <Modal
       open={open}
       title={t('platformName.title')}
-      onCancel={onClose}
-      onOk={() => void form.validateFields().then((v) => save.mutate(v.platformName))}
-      confirmLoading={save.isPending}
+      {...submit.modalProps(onClose)}
       okText={t('common.confirm')}
       cancelText={t('common.cancel')}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" data-testid="platform-name-dialog">
+      <Form {...submit.formProps} layout="vertical" data-testid="platform-name-dialog">
         <Form.Item
           name="platformName"
           label={t('platformName.label')}

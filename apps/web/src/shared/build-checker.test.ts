@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scriptSources, startBuildChecker } from './build-checker.ts';
+import { dirtyForms } from './ui/dirty-forms.ts';
 
 const page = (...srcs: string[]) =>
   `<html><head>${srcs.map((s) => `<script type="module" crossorigin src="${s}"></script>`).join('')}</head><body></body></html>`;
@@ -63,6 +64,38 @@ describe('startBuildChecker', () => {
     await vi.advanceTimersByTimeAsync(INTERVAL * 3);
     expect(fetchRoot).toHaveBeenCalledTimes(3);
     expect(onNewBuild).not.toHaveBeenCalled();
+  });
+
+  it('waits for unsaved forms before reloading for a new build, and reloads once none is dirty', async () => {
+    const fetchRoot = vi.fn(() => Promise.resolve(page('/assets/index-new.js')));
+    const onNewBuild = vi.fn();
+    let dirty = true;
+    const unregister = dirtyForms.register(() => dirty);
+    try {
+      stop = startBuildChecker(onNewBuild, fetchRoot, INTERVAL);
+      await vi.advanceTimersByTimeAsync(INTERVAL * 3);
+      expect(fetchRoot).toHaveBeenCalledTimes(1);
+      expect(onNewBuild).not.toHaveBeenCalled();
+      dirtyForms.changed();
+      expect(onNewBuild).not.toHaveBeenCalled();
+      dirty = false;
+      dirtyForms.changed();
+      expect(onNewBuild).toHaveBeenCalledTimes(1);
+      dirtyForms.changed();
+      expect(onNewBuild).toHaveBeenCalledTimes(1);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('reloads when the only dirty form closes', async () => {
+    const onNewBuild = vi.fn();
+    const unregister = dirtyForms.register(() => true);
+    stop = startBuildChecker(onNewBuild, () => Promise.resolve(page('/assets/index-new.js')), INTERVAL);
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    expect(onNewBuild).not.toHaveBeenCalled();
+    unregister();
+    expect(onNewBuild).toHaveBeenCalledTimes(1);
   });
 
   it('stops polling once stopped', async () => {

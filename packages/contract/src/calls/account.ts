@@ -45,6 +45,7 @@ export const queryAccountList = defineCall({
 export const insertAccount = defineCall({
   method: 'POST',
   path: '/account/insertAccount',
+  creates: true,
   auth: ACCOUNT_MANAGERS,
   input: 'json',
   request: z.object({

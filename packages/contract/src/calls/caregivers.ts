@@ -97,6 +97,7 @@ export const queryNursingList = defineCall({
 export const insertNursing = defineCall({
   method: 'POST',
   path: '/nursing/insertNursing',
+  creates: true,
   auth: CARE_MANAGERS,
   input: 'json',
   request: z.object({
@@ -237,6 +238,7 @@ export type Community = z.infer<typeof CommunitySchema>;
 export const insertCommunity = defineCall({
   method: 'POST',
   path: '/community/insertCommunity',
+  creates: true,
   auth: CARE_MANAGERS,
   input: 'json',
   request: z.object({

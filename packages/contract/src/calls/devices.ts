@@ -229,6 +229,7 @@ export const deviceCalls = {
   deviceStockImport: defineCall({
     method: 'POST',
     path: '/device/stock/import',
+    creates: true,
     auth: ADMINS,
     input: 'json',
     request: z.object({
@@ -338,6 +339,7 @@ export const deviceCalls = {
   insertDevice: defineCall({
     method: 'POST',
     path: '/device/insertDevice',
+    creates: true,
     auth: INSTALLERS,
     input: 'json',
     request: DeviceAddInputSchema,
@@ -498,6 +500,7 @@ export const deviceCalls = {
   heAddHost: defineCall({
     method: 'POST',
     path: '/he/addHost',
+    creates: true,
     auth: INSTALLERS,
     input: 'json',
     request: DeviceAddInputSchema.omit({ deviceType: true }),
@@ -508,6 +511,7 @@ export const deviceCalls = {
   heInsertDevice: defineCall({
     method: 'POST',
     path: '/he/insertDevice',
+    creates: true,
     auth: INSTALLERS,
     input: 'json',
     request: DeviceAddInputSchema.omit({ providerId: true }).extend({

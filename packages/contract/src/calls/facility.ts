@@ -226,6 +226,7 @@ export const getAreaList = defineCall({
 export const insertArea = defineCall({
   method: 'POST',
   path: '/area/insertArea',
+  creates: true,
   auth: EDITORS,
   input: 'json',
   request: z.object({
@@ -312,6 +313,7 @@ export const getRoomList = defineCall({
 export const insertRoom = defineCall({
   method: 'POST',
   path: '/room/insert',
+  creates: true,
   auth: EDITORS,
   input: 'json',
   request: z.object({
@@ -369,6 +371,7 @@ export const getBunkListByRoomId = defineCall({
 export const batchAddBunk = defineCall({
   method: 'POST',
   path: '/bunk/batchAddBunk',
+  creates: true,
   auth: EDITORS,
   input: 'json',
   request: z.object({

@@ -49,6 +49,7 @@ export const queryProviderList = defineCall({
 export const insertProvider = defineCall({
   method: 'POST',
   path: '/provider/insertProvider',
+  creates: true,
   auth: MANAGERS,
   input: 'json',
   request: z.object({

@@ -216,6 +216,7 @@ export const deleteResident = defineCall({
 export const insertResident = defineCall({
   method: 'POST',
   path: '/insertUser',
+  creates: true,
   auth: MANAGERS,
   input: 'json',
   request: NewResidentSchema.extend({
@@ -273,6 +274,7 @@ const instant = z.iso.datetime({ offset: true, error: 'resident.timeFormat' });
 export const startAbsence = defineCall({
   method: 'POST',
   path: '/user/transient/post',
+  creates: true,
   auth: CARE_STAFF,
   input: 'json',
   request: z.object({

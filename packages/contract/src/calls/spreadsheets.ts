@@ -56,6 +56,7 @@ export const bunkExcelModel = templateCall('/bunk/excelModel', MANAGERS, 'beds',
 export const bunkImportData = defineCall({
   method: 'POST',
   path: '/bunk/importData',
+  creates: true,
   auth: MANAGERS,
   input: 'multipart',
   request: importInto,
@@ -86,6 +87,7 @@ export const residentExcelModel = templateCall(
 export const residentBatchAdd = defineCall({
   method: 'POST',
   path: '/userManagement/batchAdd',
+  creates: true,
   auth: RESIDENT_MANAGERS,
   input: 'multipart',
   request: importInto.extend({
@@ -121,6 +123,7 @@ export const deviceExcelModel = templateCall('/device/excelModel', INSTALLERS, '
 export const deviceBatchAdd = defineCall({
   method: 'POST',
   path: '/device/batchAdd1',
+  creates: true,
   auth: INSTALLERS,
   input: 'multipart',
   request: importInto,
@@ -159,6 +162,7 @@ export const gatewayExcelModel = defineCall({
 export const heHostBatchAdd = defineCall({
   method: 'POST',
   path: '/he/hostBatchAdd',
+  creates: true,
   auth: INSTALLERS,
   input: 'multipart',
   request: importInto,
@@ -169,6 +173,7 @@ export const heHostBatchAdd = defineCall({
 export const heInfraredBatchAdd = defineCall({
   method: 'POST',
   path: '/he/infraredBatchAdd',
+  creates: true,
   auth: INSTALLERS,
   input: 'multipart',
   request: z.object({ file: sheetFile }),
@@ -183,6 +188,7 @@ export const deviceStockExcelModel = templateCall('/device/stock/excelModel', AD
 export const deviceStockImportSheet = defineCall({
   method: 'POST',
   path: '/device/stock/importSheet',
+  creates: true,
   auth: ADMINS,
   input: 'multipart',
   request: z.object({ file: sheetFile }),
@@ -200,6 +206,7 @@ export const ImportedAccountSchema = z.object({
 export const nursingBatchAdd = defineCall({
   method: 'POST',
   path: '/nursing/batchAdd',
+  creates: true,
   auth: MANAGERS,
   input: 'multipart',
   request: importInto,

@@ -40,6 +40,10 @@ export const de: Record<MessageKey, string> = {
   'validation.invalid': 'Das Feld „{field}“ ist ungültig.',
   'validation.body': 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
   'validation.tooLarge': 'Die Anfrage ist zu groß.',
+  'idempotency.keyInvalid': 'Der Header Idempotency-Key muss 1 bis 128 sichtbare Zeichen lang sein.',
+  'idempotency.keyReused':
+    'Dieser Idempotency-Key wurde bereits für eine andere Anfrage verwendet. Senden Sie einen neuen Schlüssel.',
+  'idempotency.inProgress': 'Dieselbe Anfrage wird noch bearbeitet. Versuchen Sie es gleich noch einmal.',
   'provider.exists': 'Der Trägername oder der Benutzername existiert bereits.',
   'provider.numberExists': 'Die Trägernummer existiert bereits.',
   'provider.parentInvalid':

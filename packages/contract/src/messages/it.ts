@@ -37,6 +37,10 @@ export const itIT: Record<MessageKey, string> = {
   'validation.invalid': 'Il campo “{field}” non è valido.',
   'validation.body': 'Impossibile leggere il corpo della richiesta.',
   'validation.tooLarge': 'La richiesta è troppo grande.',
+  'idempotency.keyInvalid': "L'intestazione Idempotency-Key deve avere da 1 a 128 caratteri visibili.",
+  'idempotency.keyReused':
+    'Questa Idempotency-Key è già stata usata per una richiesta diversa. Inviate una nuova chiave.',
+  'idempotency.inProgress': 'La stessa richiesta è ancora in elaborazione. Riprovate tra un momento.',
   'provider.exists': 'Il nome dell’ente gestore o l’account di accesso esiste già.',
   'provider.numberExists': 'Il codice dell’ente gestore esiste già.',
   'provider.parentInvalid':

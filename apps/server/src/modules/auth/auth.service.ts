@@ -147,7 +147,7 @@ export class AuthService {
       throw new AppError(Status.OLD_PASSWORD_WRONG, 'password.old_wrong');
     }
     const problem = webPasswordProblem(newPassword);
-    if (problem) throw invalid(problem);
+    if (problem) throw invalid(problem).on('newPassWord');
     if (newPassword === oldPassword) throw invalid('password.same');
     await this.store.db.transaction(async (tx) => {
       await this.accounts.setOwnPassword(account.id, await hashPassword(newPassword), tx);

@@ -150,7 +150,7 @@ export class ProviderService {
       const taken = await this.repo.nameOrNumberTaken(tx, input.name, number);
       if (taken.name) throw fail('provider.exists');
       if (taken.number) throw fail('provider.numberExists');
-      if (await this.accounts.findByUserName(input.userName, tx)) throw fail('provider.exists');
+      if (await this.accounts.findByUserName(input.userName, tx)) throw fail('provider.exists').on('userName');
       const now = this.clock.now();
       const providerClass = parentId === null ? 1 : 2;
       const row = await this.repo.insert(tx, {

@@ -17,6 +17,7 @@ import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 interface AccountFields {
@@ -51,6 +52,8 @@ const AccountManagePage = () => {
   const canListProviders = role ? PROVIDER_LISTERS.includes(role) : false;
   const [params, setParams] = useSearchParams();
   const [filters, setFilters] = useState<AccountFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [editing, setEditing] = useState<Account | 'new' | null>(null);
   const [form] = Form.useForm<AccountFields>();
@@ -130,8 +133,14 @@ const AccountManagePage = () => {
       void invalidate();
       showPassword(result?.initialPassword);
     },
-    onError,
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    setFilters({});
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
 
   const operate = useMutation({
     mutationFn: (input: { id: number; type: 'enable' | 'disable' | 'resetPassword' }) => api(operateAccount, input),
@@ -182,7 +191,7 @@ const AccountManagePage = () => {
   return (
     <div>
       <Typography.Title level={4}>{t('accounts.title')}</Typography.Title>
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="account-search"
           allowClear
@@ -223,7 +232,8 @@ const AccountManagePage = () => {
       <PagedTable<Account>
         data-testid="account-table"
         rowKey="id"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}
@@ -235,17 +245,14 @@ const AccountManagePage = () => {
         title={t(creating ? 'accounts.create' : 'accounts.edit')}
         okText={t('common.save')}
         cancelText={t('common.cancel')}
-        confirmLoading={save.isPending}
-        onOk={() => form.submit()}
-        onCancel={() => setEditing(null)}
+        {...submit.modalProps(() => setEditing(null))}
         forceRender
       >
         <Form<AccountFields>
-          form={form}
           layout="vertical"
           data-testid="account-form"
           initialValues={{ permissionType: 0 }}
-          onFinish={(values) => save.mutate(values)}
+          {...submit.formProps}
         >
           <Form.Item
             name="userName"

@@ -127,6 +127,8 @@ describe('CaregiverEditPage (domestic)', () => {
       status: 400,
       msg: 'A caregiver with this phone number already exists.',
       msgKey: 'caregiver.phoneExists',
+      // The server names the field a refusal is about (MESSAGE_FIELDS).
+      field: 'phone',
     }));
     open();
     await screen.findByText('New caregiver');
@@ -135,8 +137,8 @@ describe('CaregiverEditPage (domestic)', () => {
     type('Remark', 'Weekend shifts');
     save();
     await expectErrors(['A caregiver with this phone number already exists.']);
-    // The toast says it too (useApiError), and nothing moved.
-    expect(document.querySelector('.ant-message')?.textContent).toContain('already exists');
+    // On the field only, not again in a toast, and nothing moved.
+    expect(document.querySelector('.ant-message')?.textContent ?? '').not.toContain('already exists');
     expect(screen.getByLabelText('Caregiver name')).toHaveValue('Wang Fang');
     expect(screen.getByLabelText('Mobile number')).toHaveValue('13812345678');
     expect(screen.getByLabelText('Remark')).toHaveValue('Weekend shifts');

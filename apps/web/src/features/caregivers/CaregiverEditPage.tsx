@@ -18,9 +18,9 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { AppHint } from './AppHint.tsx';
-import { fieldOfRefusal, initialFields, phoneOf, toEdit, toInsert, type CaregiverFields } from './caregiver-form.ts';
+import { initialFields, phoneOf, toEdit, toInsert, type CaregiverFields } from './caregiver-form.ts';
 import {
   CAREGIVER_LEVELS,
   hasControlChars,
@@ -48,7 +48,6 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
   const [form] = Form.useForm<CaregiverFields>();
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const showCredentials = useShowAppCredentials();
   // Fixed at mount: later renders must not reset what the user typed.
@@ -75,12 +74,8 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
       } else void message.success(t('form.saved'));
       void navigate(LIST_PATH);
     },
-    onError: (error) => {
-      onError(error);
-      const field = error instanceof ApiError ? fieldOfRefusal(error.msgKey) : null;
-      if (field) form.setFields([{ name: field, errors: [error.message] }]);
-    },
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
 
   const noControl =
     (allowLines = false): Rule =>
@@ -97,11 +92,10 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
 
   return (
     <Form<CaregiverFields>
-      form={form}
+      {...submit.formProps}
       layout="vertical"
       data-testid="caregiver-form"
       initialValues={initial}
-      onFinish={(fields) => save.mutate(fields)}
       scrollToFirstError
     >
       <Form.Item<CaregiverFields>
@@ -162,10 +156,10 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
         <Input.TextArea maxLength={LIMITS.remarkMax} showCount rows={3} />
       </Form.Item>
       <Space>
-        <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="caregiver-save">
+        <Button type="primary" htmlType="submit" loading={submit.pending} data-testid="caregiver-save">
           {t('common.save')}
         </Button>
-        <Button onClick={() => void navigate(LIST_PATH)}>{t('common.cancel')}</Button>
+        <Button onClick={() => submit.confirmLeave(() => void navigate(LIST_PATH))}>{t('common.cancel')}</Button>
       </Space>
     </Form>
   );

@@ -38,6 +38,8 @@ const CaregiverManagePage = () => {
   const { t, v, levelLabel } = useCaregiverTexts();
   const navigate = useNavigate();
   const [filters, setFilters] = useState<CaregiverFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
 
   /** A narrower list may not have the current page, so every filter change starts at page 1. */
@@ -50,6 +52,12 @@ const CaregiverManagePage = () => {
     queryKey: ['caregivers', 'list', filters, page],
     queryFn: () => api(queryNursingList, { ...page, ...filters }),
   });
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    setFilters({});
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
 
   const columns: ColumnsType<CaregiverRow> = [
     { title: v('field.name'), dataIndex: 'name' },
@@ -87,7 +95,7 @@ const CaregiverManagePage = () => {
   return (
     <div>
       <Typography.Title level={4}>{v('title')}</Typography.Title>
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="caregiver-search"
           allowClear
@@ -127,7 +135,8 @@ const CaregiverManagePage = () => {
       <PagedTable<CaregiverRow>
         data-testid="caregiver-table"
         rowKey="id"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}

@@ -82,18 +82,3 @@ export const toEdit = (
   residentIds: fields.residentIds ?? [],
   remark: blankToUndefined(fields.remark) ?? null,
 });
-
-/** The form field a server refusal is about, so its message shows beside what to correct. */
-const FIELD_OF_MESSAGE: Record<string, keyof CaregiverFields> = {
-  'validation.phone': 'phone',
-  'caregiver.phoneExists': 'phone',
-  // The phone would be the login and is taken: the way out is choosing an account name.
-  'caregiver.accountExists': 'userName',
-  'account.exists': 'userName',
-  'validation.loginAccount': 'userName',
-  'caregiver.residentLimit': 'residentIds',
-  'caregiver.residentFull': 'residentIds',
-  'caregiver.residentProvider': 'residentIds',
-};
-export const fieldOfRefusal = (msgKey: string | undefined): keyof CaregiverFields | null =>
-  (msgKey && FIELD_OF_MESSAGE[msgKey]) || null;

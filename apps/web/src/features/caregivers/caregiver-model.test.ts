@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldOfRefusal, initialFields, phoneOf, toEdit, toInsert, type CaregiverFields } from './caregiver-form.ts';
+import { initialFields, phoneOf, toEdit, toInsert, type CaregiverFields } from './caregiver-form.ts';
 import { hasControlChars, internationalNumber, LOGIN_ACCOUNT_PATTERN } from './caregiver-model.ts';
 import { defaultCountryCode, splitPhone } from './country-codes.ts';
 import { caregiverRow } from './test-support.ts';
@@ -90,13 +90,5 @@ describe('form to request', () => {
       remark: undefined,
     });
     expect(initialFields(null, 'domestic', '86')).toEqual({ level: 'normal', residentIds: [] });
-  });
-
-  it('puts a refusal on the field it is about', () => {
-    expect(fieldOfRefusal('caregiver.phoneExists')).toBe('phone');
-    expect(fieldOfRefusal('caregiver.accountExists')).toBe('userName');
-    expect(fieldOfRefusal('caregiver.residentFull')).toBe('residentIds');
-    expect(fieldOfRefusal('not_found')).toBeNull();
-    expect(fieldOfRefusal(undefined)).toBeNull();
   });
 });

@@ -22,7 +22,7 @@ export const caregiverRow = (over: Partial<CaregiverRow> = {}): CaregiverRow => 
 });
 
 /** What a fake route answers: an envelope's parts, or a whole Response (binary downloads). */
-export type Answer = { status?: number; msg?: string; msgKey?: string; data?: unknown } | Response;
+export type Answer = { status?: number; msg?: string; msgKey?: string; field?: string; data?: unknown } | Response;
 
 /** A fake API: answers per path, records every request's parsed JSON body. */
 export const installFakeServer = () => {
@@ -38,6 +38,7 @@ export const installFakeServer = () => {
       status: answer.status ?? 200,
       msg: answer.msg ?? 'ok',
       msgKey: answer.msgKey,
+      field: answer.field,
       data: answer.data ?? null,
     };
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });

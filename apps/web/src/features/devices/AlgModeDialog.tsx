@@ -17,8 +17,7 @@ export const AlgModeDialog = (props: { device: Pick<DeviceRow, 'deviceId' | 'alg
       min={0}
       max={ALG_MODE_MAX}
       initial={props.device.algMode}
-      pending={algMode.isPending}
-      onSave={(value) => algMode.mutate({ deviceId, algMode: value }, { onSuccess: props.onClose })}
+      onSave={(value) => algMode.mutateAsync({ deviceId, algMode: value }).then(props.onClose)}
       onClose={props.onClose}
     />
   );

@@ -1,5 +1,6 @@
 import { Form, InputNumber, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 
 /**
  * A device command taking one whole number (reporting interval, algorithm mode): the number is
@@ -15,29 +16,29 @@ export const CommandNumberDialog = (props: {
   max: number;
   initial: number | null;
   suffix?: string;
-  pending: boolean;
-  onSave: (value: number) => void;
+  /** Queues the command; the dialog stays busy until it settles. A failure is the caller's to report. */
+  onSave: (value: number) => Promise<unknown>;
   onClose: () => void;
 }) => {
   const { t } = useTranslation('devices');
   const [form] = Form.useForm<{ value: number }>();
+  const submit = useFormSubmit(form, (values: { value: number }) => props.onSave(values.value), {
+    onError: () => undefined,
+  });
   return (
     <Modal
       open
       title={props.title}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={props.pending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
     >
       <Typography.Paragraph type="secondary">{t('command.queuedNote')}</Typography.Paragraph>
       <Form
-        form={form}
+        {...submit.formProps}
         layout="vertical"
         data-testid={props.testId}
         initialValues={{ value: props.initial ?? undefined }}
-        onFinish={(values) => props.onSave(values.value)}
       >
         <Form.Item
           name="value"

@@ -4,7 +4,7 @@ import { App, Form, Input, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import {
   blankToUndefined,
   COMM_MODES,
@@ -17,7 +17,6 @@ import {
   type DeviceTypeOption,
 } from './device-model.ts';
 import { typeOptions } from './device-labels.ts';
-import { showRefusalOnField } from './server-refusal.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 
 interface DeviceFields {
@@ -53,7 +52,6 @@ export interface DeviceFormDialogProps {
 export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
   const { t } = useTranslation('devices');
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<DeviceFields>();
   const editing = props.device;
@@ -100,15 +98,10 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       props.onClose();
     },
-    onError: (error) => {
-      if (
-        !showRefusalOnField(form, error, {
-          deviceId: 'deviceId',
-          deviceType: props.gatewayHost ? 'deviceId' : 'deviceType',
-        })
-      )
-        onError(error);
-    },
+  });
+  // A gateway host's type is fixed, not a field: a refusal of its type is about the ID typed.
+  const submit = useFormSubmit(form, save.mutateAsync, {
+    fieldAliases: props.gatewayHost ? { deviceType: ['deviceId'] } : undefined,
   });
 
   const title = editing ? 'form.editTitle' : props.gatewayHost ? 'gateway.addHost' : 'form.registerTitle';
@@ -118,12 +111,10 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
       title={t(title)}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
-      <Form<DeviceFields> form={form} layout="vertical" data-testid="device-form" onFinish={(v) => save.mutate(v)}>
+      <Form<DeviceFields> layout="vertical" data-testid="device-form" {...submit.formProps}>
         <Form.Item
           name="deviceId"
           label={t('field.deviceId')}

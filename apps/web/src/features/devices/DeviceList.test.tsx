@@ -170,6 +170,7 @@ describe('DeviceList: registering and editing', () => {
     api.routes.set('/device/insertDevice', () => ({
       status: 300,
       msgKey: 'device.notRegistered',
+      field: 'deviceId',
       msg: 'This device ID is not registered on the platform.',
     }));
     await show();
@@ -191,6 +192,7 @@ describe('DeviceList: registering and editing', () => {
     api.routes.set('/device/insertDevice', () => ({
       status: 300,
       msgKey: 'device.typeMismatch',
+      field: 'deviceType',
       msg: 'The device ID does not match the device type.',
     }));
     await show();

@@ -35,6 +35,8 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
   const platform = role ? isPlatformRole(role) : false;
   const admin = isDeviceAdmin(role);
   const [filters, setFilters] = useState<DeviceFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const { types } = useDeviceTypes([props.group]);
@@ -52,6 +54,12 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
     queryKey: ['devices', 'list', listFilters, page],
     queryFn: () => api(getDeviceList, { ...page, ...listFilters }),
   });
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    setFilters({});
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
 
   const columns = deviceColumns({
     t,
@@ -76,7 +84,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
   return (
     <div>
       <DeviceSummary group={props.group} providerId={filters.providerId} />
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="device-search"
           allowClear
@@ -133,7 +141,8 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
         data-testid="device-table"
         rowKey="id"
         size="middle"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}

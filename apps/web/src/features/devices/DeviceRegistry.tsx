@@ -34,6 +34,8 @@ export const DeviceRegistry = () => {
   const onError = useApiError();
   const queryClient = useQueryClient();
   const [filters, setFilters] = useState<StockFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [adding, setAdding] = useState(false);
   const { types } = useDeviceTypes('all', true);
@@ -46,6 +48,12 @@ export const DeviceRegistry = () => {
     queryKey: ['devices', 'stock', filters, page],
     queryFn: () => api(deviceStockList, { ...page, ...filters }),
   });
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    setFilters({});
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
   const remove = useMutation({
     mutationFn: (deviceId: string) => api(deviceStockRemove, { deviceId }),
     onSuccess: (_, deviceId) => {
@@ -112,7 +120,7 @@ export const DeviceRegistry = () => {
 
   return (
     <div>
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="stock-search"
           allowClear
@@ -151,7 +159,8 @@ export const DeviceRegistry = () => {
         data-testid="stock-table"
         rowKey="deviceId"
         size="middle"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}

@@ -126,6 +126,7 @@ describe('GatewayHostPage', () => {
     api.routes.set('/he/insertDevice', () => ({
       status: 300,
       msgKey: 'device.addedByOther',
+      field: 'deviceId',
       msg: 'This device has been added by another provider.',
     }));
     await show();

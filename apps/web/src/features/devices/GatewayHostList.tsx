@@ -42,6 +42,8 @@ export const GatewayHostList = () => {
   const platform = role ? isPlatformRole(role) : false;
   const admin = isDeviceAdmin(role);
   const [filters, setFilters] = useState<HostFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const { types: subTypes } = useDeviceTypes(['security']);
@@ -56,6 +58,12 @@ export const GatewayHostList = () => {
     queryKey: ['devices', 'hosts', filters, page],
     queryFn: () => api(heGetDeviceList, { ...page, ...filters }),
   });
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    setFilters({});
+    setPage((p) => ({ ...p, pageNum: 1 }));
+  };
 
   const confirmDelete = (device: { deviceId: string; deviceType: number }, host: boolean) =>
     modal.confirm({
@@ -117,7 +125,7 @@ export const GatewayHostList = () => {
   return (
     <div>
       <DeviceSummary group="gateway" providerId={filters.providerId} />
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="host-search"
           allowClear
@@ -162,7 +170,8 @@ export const GatewayHostList = () => {
         data-testid="host-table"
         rowKey="id"
         size="middle"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions })}
         dataSource={list.data?.rows ?? []}
         expandable={{

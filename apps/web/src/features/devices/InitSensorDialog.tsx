@@ -1,6 +1,7 @@
 import { Alert, Checkbox, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useGuardedAction } from '../../shared/ui/useGuardedAction.ts';
 import type { DeviceRow } from './device-model.ts';
 import { placeOf } from './device-labels.ts';
 import { useDeviceActions } from './useDeviceActions.ts';
@@ -16,6 +17,7 @@ export const InitSensorDialog = (props: {
   const { t } = useTranslation('devices');
   const [bedEmpty, setBedEmpty] = useState(false);
   const { initSensor } = useDeviceActions();
+  const send = useGuardedAction(() => initSensor.mutateAsync(props.device.deviceId).then(props.onClose));
   return (
     <Modal
       open
@@ -23,8 +25,8 @@ export const InitSensorDialog = (props: {
       okText={t('initSensor.submit')}
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !bedEmpty }}
-      confirmLoading={initSensor.isPending}
-      onOk={() => initSensor.mutate(props.device.deviceId, { onSuccess: props.onClose })}
+      confirmLoading={send.pending}
+      onOk={send.run}
       onCancel={props.onClose}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>

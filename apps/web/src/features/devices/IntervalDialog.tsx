@@ -25,8 +25,7 @@ export const IntervalDialog = (props: {
       max={MAX}
       initial={props.device.reportInterval}
       suffix={t('interval.seconds')}
-      pending={interval.isPending}
-      onSave={(value) => interval.mutate({ deviceId, interval: value }, { onSuccess: props.onClose })}
+      onSave={(value) => interval.mutateAsync({ deviceId, interval: value }).then(props.onClose)}
       onClose={props.onClose}
     />
   );

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import type { GatewayHostRow } from './device-model.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 
@@ -14,7 +14,6 @@ export const MoveHostDialog = (props: {
 }) => {
   const { t } = useTranslation('devices');
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const providers = useProviderOptions(true);
   const [form] = Form.useForm<{ providerId: number }>();
@@ -25,22 +24,20 @@ export const MoveHostDialog = (props: {
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       props.onClose();
     },
-    onError,
   });
+  const submit = useFormSubmit(form, (v: { providerId: number }) => move.mutateAsync(v.providerId));
   return (
     <Modal
       open
       title={t('gateway.moveTitle', { deviceId: props.host.deviceId })}
       okText={t('gateway.move')}
       cancelText={t('common.cancel')}
-      confirmLoading={move.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
     >
       <Typography.Paragraph type="secondary">
         {t('gateway.moveNote', { provider: props.host.providerName, count: props.host.subDevices.length })}
       </Typography.Paragraph>
-      <Form form={form} layout="vertical" data-testid="move-form" onFinish={(v) => move.mutate(v.providerId)}>
+      <Form {...submit.formProps} layout="vertical" data-testid="move-form">
         <Form.Item
           name="providerId"
           label={t('gateway.targetProvider')}

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { typeOptions } from './device-labels.ts';
 import {
   blankToUndefined,
@@ -14,7 +14,6 @@ import {
   type DeviceTypeOption,
   type GatewayHostRow,
 } from './device-model.ts';
-import { showRefusalOnField } from './server-refusal.ts';
 
 interface PairFields {
   deviceId: string;
@@ -32,7 +31,6 @@ export const PairSubDeviceDialog = (props: {
 }) => {
   const { t } = useTranslation('devices');
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<PairFields>();
   const pair = useMutation({
@@ -49,25 +47,21 @@ export const PairSubDeviceDialog = (props: {
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       props.onClose();
     },
-    onError: (error) => {
-      if (!showRefusalOnField(form, error, { deviceId: 'deviceId', deviceType: 'deviceType' })) onError(error);
-    },
   });
+  const submit = useFormSubmit(form, pair.mutateAsync);
   return (
     <Modal
       open
       title={t('gateway.pairTitle', { host: props.host.deviceId })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={pair.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Typography.Paragraph type="secondary">
         {t('gateway.capacity', { count: props.host.subDevices.length, max: props.maxSubDevices })}
       </Typography.Paragraph>
-      <Form<PairFields> form={form} layout="vertical" data-testid="pair-form" onFinish={(v) => pair.mutate(v)}>
+      <Form<PairFields> layout="vertical" data-testid="pair-form" {...submit.formProps}>
         <Form.Item
           name="deviceId"
           label={t('field.deviceId')}

@@ -3,9 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, trimmed } from './device-model.ts';
-import { showRefusalOnField } from './server-refusal.ts';
 
 /**
  * Swaps a gateway host or a sub-device for a registry device of the same type that is in stock
@@ -19,7 +18,6 @@ export const ReplaceDeviceDialog = (props: {
 }) => {
   const { t } = useTranslation('devices');
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ newDeviceId: string }>();
   const replace = useMutation({
@@ -33,9 +31,10 @@ export const ReplaceDeviceDialog = (props: {
       void queryClient.invalidateQueries({ queryKey: ['devices'] });
       props.onClose();
     },
-    onError: (error) => {
-      if (!showRefusalOnField(form, error, { deviceId: 'newDeviceId', deviceType: 'newDeviceId' })) onError(error);
-    },
+  });
+  // The refusals of the new device (not in stock, wrong type) name the wire's deviceId.
+  const submit = useFormSubmit(form, (v: { newDeviceId: string }) => replace.mutateAsync(v.newDeviceId.trim()), {
+    fieldAliases: { deviceId: ['newDeviceId'], deviceType: ['newDeviceId'] },
   });
   return (
     <Modal
@@ -43,20 +42,13 @@ export const ReplaceDeviceDialog = (props: {
       title={t('gateway.replaceTitle', { deviceId: props.device.deviceId })}
       okText={t('gateway.replace')}
       cancelText={t('common.cancel')}
-      confirmLoading={replace.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Typography.Paragraph type="secondary">
         {t(props.host ? 'gateway.replaceHostNote' : 'gateway.replaceSubNote', { model: props.device.model })}
       </Typography.Paragraph>
-      <Form
-        form={form}
-        layout="vertical"
-        data-testid="replace-form"
-        onFinish={(v) => replace.mutate(v.newDeviceId.trim())}
-      >
+      <Form layout="vertical" data-testid="replace-form" {...submit.formProps}>
         <Form.Item
           name="newDeviceId"
           label={t('gateway.newDeviceId')}

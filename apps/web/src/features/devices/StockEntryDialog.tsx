@@ -4,6 +4,7 @@ import { App, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { typeOptions } from './device-labels.ts';
 import { blankToUndefined, DEVICE_ID_MAX, DEVICE_ID_PATTERN, trimmed, type DeviceTypeOption } from './device-model.ts';
 import { rowProblemsOf } from './server-refusal.ts';
@@ -67,6 +68,8 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
       void queryClient.invalidateQueries({ queryKey: ['devices', 'stock'] });
       props.onClose();
     },
+  });
+  const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
       const problems = rowProblemsOf(error).filter((p) => FIELDS.includes(p.field as keyof StockFields));
       if (problems.length)
@@ -87,12 +90,10 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
       title={t('registry.addTitle')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
-      <Form<StockFields> form={form} layout="vertical" data-testid="stock-form" onFinish={(v) => save.mutate(v)}>
+      <Form<StockFields> layout="vertical" data-testid="stock-form" {...submit.formProps}>
         <Form.Item
           name="deviceId"
           label={t('field.deviceId')}

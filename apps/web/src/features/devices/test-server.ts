@@ -8,6 +8,8 @@ export interface Answer {
   status?: number;
   msg?: string;
   msgKey?: string;
+  /** The request field the refusal is about, as the server names it (MESSAGE_FIELDS). */
+  field?: string;
   data?: unknown;
 }
 export interface SeenRequest {
@@ -33,6 +35,7 @@ export const installFakeApi = (): FakeApi => {
       status: answer.status ?? 200,
       msg: answer.msg ?? 'ok',
       msgKey: answer.msgKey,
+      field: answer.field,
       data: answer.data ?? null,
     };
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });

@@ -4,6 +4,7 @@ import { App, Button, Card, Col, Row, Select, Space, Spin } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
+import { ListError, StaleNotice } from '../../shared/ui/list-state.tsx';
 import { AddBedsDialog } from './beds/AddBedsDialog.tsx';
 import { BedPanel } from './beds/BedPanel.tsx';
 import { BedSummary } from './beds/BedSummary.tsx';
@@ -83,8 +84,11 @@ export const FacilityTab = ({ platform }: { platform: boolean }) => {
             }
             style={{ marginBottom: 16 }}
           >
+            <StaleNotice query={tree} />
             {tree.isLoading ? (
               <Spin />
+            ) : tree.isError && !tree.data ? (
+              <ListError query={tree} />
             ) : (
               <FacilityTree
                 areas={areas}

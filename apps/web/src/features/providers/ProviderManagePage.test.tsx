@@ -96,6 +96,16 @@ describe('ProviderManagePage', () => {
     expect(fetchMock.mock.calls.some(([url]) => url.includes('/provider/insertProvider'))).toBe(false);
   });
 
+  it('says what a provider number may hold, never its regular expression', async () => {
+    render(wrap(<ProviderManagePage />, '/?action=create'));
+    await waitFor(() => expect(document.querySelector('.ant-modal-title')?.textContent).toBe('Create provider'));
+    fireEvent.change(screen.getByLabelText('Number'), { target: { value: 'a b/?' } });
+    fireEvent.change(screen.getByLabelText('Login account'), { target: { value: 'ab_1' } });
+    const errors = () => [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent);
+    await waitFor(() => expect(errors()).toContain('1 to 32 letters, digits or hyphens'));
+    expect(document.body.textContent).not.toMatch(/\^\[|\{1,32\}|\$\//);
+  });
+
   it('filters by state and class, going back to page 1 each time', async () => {
     signInAs('SENIOR_ROLE');
     render(wrap(<ProviderManagePage />));

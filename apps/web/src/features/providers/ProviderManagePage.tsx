@@ -18,6 +18,7 @@ import { encryptPassword } from '../../shared/api/rsa.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
 interface ProviderFields {
@@ -51,6 +52,8 @@ const ProviderManagePage = () => {
   const platform = session.info ? isPlatformRole(session.info.role) : false;
   const [params, setParams] = useSearchParams();
   const [filters, setFilters] = useState<ProviderFilters>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [editing, setEditing] = useState<Provider | 'new' | null>(null);
   const [form] = Form.useForm<ProviderFields>();
@@ -128,8 +131,13 @@ const ProviderManagePage = () => {
       void invalidate();
       showPassword(result?.initialPassword);
     },
-    onError,
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
+  const clearFilters = () => {
+    setFilterInputs((n) => n + 1);
+    filter({ keyWord: undefined, enabled: undefined, providerClass: undefined });
+  };
+  const filtered = Object.values(filters).some((value) => value !== undefined);
 
   const operate = useMutation({
     mutationFn: (input: { id: number; type: 'enable' | 'disable' }) => api(operateProvider, input),
@@ -198,7 +206,7 @@ const ProviderManagePage = () => {
   return (
     <div>
       <Typography.Title level={4}>{t('providers.title')}</Typography.Title>
-      <Space style={{ marginBottom: 16 }} wrap>
+      <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="provider-search"
           allowClear
@@ -242,7 +250,8 @@ const ProviderManagePage = () => {
       <PagedTable<Provider>
         data-testid="provider-table"
         rowKey="id"
-        loading={list.isFetching}
+        query={list}
+        filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}
@@ -254,17 +263,10 @@ const ProviderManagePage = () => {
         title={t(creating ? 'providers.create' : 'providers.edit')}
         okText={t('common.save')}
         cancelText={t('common.cancel')}
-        confirmLoading={save.isPending}
-        onOk={() => form.submit()}
-        onCancel={() => setEditing(null)}
+        {...submit.modalProps(() => setEditing(null))}
         forceRender
       >
-        <Form<ProviderFields>
-          form={form}
-          layout="vertical"
-          data-testid="provider-form"
-          onFinish={(values) => save.mutate(values)}
-        >
+        <Form<ProviderFields> {...submit.formProps} layout="vertical" data-testid="provider-form">
           <Form.Item
             name="name"
             label={t('providers.name')}
@@ -272,7 +274,11 @@ const ProviderManagePage = () => {
           >
             <Input maxLength={64} />
           </Form.Item>
-          <Form.Item name="number" label={t('providers.number')} rules={[{ pattern: /^[A-Za-z0-9-]{1,32}$/ }]}>
+          <Form.Item
+            name="number"
+            label={t('providers.number')}
+            rules={[{ pattern: /^[A-Za-z0-9-]{1,32}$/, message: t('providers.numberRule') }]}
+          >
             <Input maxLength={32} />
           </Form.Item>
           <Form.Item

@@ -6,6 +6,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
+import { useGuardedAction } from '../../shared/ui/useGuardedAction.ts';
 import { absenceProblem } from './absence-rules.ts';
 import { formatTime, TIME_FORMAT } from './format.ts';
 import { hasControlChars, RESIDENT_LIMITS, type AbsenceRequest, type ResidentRow } from './resident-model.ts';
@@ -48,7 +50,6 @@ export const AbsenceDialog = (props: { resident: ResidentRow | null; onClose: ()
   const start = useMutation({
     mutationFn: (input: AbsenceRequest) => api(startAbsence, input),
     onSuccess: () => resident && done(t('absence.started', { name: resident.name })),
-    onError,
   });
   const end = useMutation({
     mutationFn: (userId: number) => api(endAbsence, { userId }),
@@ -85,32 +86,33 @@ export const AbsenceDialog = (props: { resident: ResidentRow | null; onClose: ()
       },
     });
 
-  const submit = (values: AbsenceFields) => {
+  const endNow = useGuardedAction((userId: number) => end.mutateAsync(userId));
+  const submit = useFormSubmit(form, async (values: AbsenceFields) => {
     if (!resident) return;
     const reason = values.reason?.trim();
-    start.mutate({
+    await start.mutateAsync({
       userId: resident.id,
       // ISO 8601 with the browser's offset, as the contract asks.
       startTime: values.startTime ? values.startTime.format() : undefined,
       endTime: values.endTime ? values.endTime.format() : undefined,
       reason: reason || undefined,
     });
-  };
+  });
 
   const showForm = detail.isSuccess && absence === null;
   return (
     <Modal
       open={resident !== null}
       title={resident ? t('absence.title', { name: resident.name }) : ''}
-      onCancel={props.onClose}
+      onCancel={() => submit.confirmLeave(props.onClose)}
       forceRender
       footer={
         showForm
           ? [
-              <Button key="cancel" onClick={props.onClose}>
+              <Button key="cancel" onClick={() => submit.confirmLeave(props.onClose)}>
                 {t('common.cancel')}
               </Button>,
-              <Button key="ok" type="primary" loading={start.isPending} onClick={() => form.submit()}>
+              <Button key="ok" type="primary" loading={submit.pending} onClick={submit.submit}>
                 {t('absence.start')}
               </Button>,
             ]
@@ -122,8 +124,8 @@ export const AbsenceDialog = (props: { resident: ResidentRow | null; onClose: ()
                 <Button
                   key="end"
                   type="primary"
-                  loading={end.isPending}
-                  onClick={() => end.mutate(resident.id)}
+                  loading={endNow.pending}
+                  onClick={() => endNow.run(resident.id)}
                   data-testid="absence-end"
                 >
                   {t(absence.active ? 'absence.end' : 'absence.cancelPlanned')}
@@ -148,13 +150,7 @@ export const AbsenceDialog = (props: { resident: ResidentRow | null; onClose: ()
           <Descriptions.Item label={t('absence.reason')}>{absence.reason ?? ''}</Descriptions.Item>
         </Descriptions>
       )}
-      <Form<AbsenceFields>
-        form={form}
-        layout="vertical"
-        onFinish={submit}
-        data-testid="absence-form"
-        hidden={!showForm}
-      >
+      <Form<AbsenceFields> {...submit.formProps} layout="vertical" data-testid="absence-form" hidden={!showForm}>
         <Alert type="info" showIcon title={t('absence.hint')} style={{ marginBottom: 16 }} />
         <Form.Item
           name="startTime"

@@ -4,7 +4,7 @@ import { Alert, App, Cascader, Empty, Form, Modal, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { bedOfPath, bedOptions } from './bed-options.ts';
 import { placeOf, type ResidentRow } from './resident-model.ts';
 import { bedConflictsOf, type BedConflict } from './server-answers.ts';
@@ -22,7 +22,6 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
   const { resident } = props;
   const { t } = useTranslation('residents');
   const { message, modal } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<CheckInFields>();
 
@@ -85,14 +84,13 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
       void queryClient.invalidateQueries({ queryKey: ['residents'] });
       props.onClose();
     },
-    onError,
   });
 
   const moving = resident?.state === 'checkedIn';
-  const submit = (values: CheckInFields) => {
+  const submit = useFormSubmit(form, async (values: CheckInFields) => {
     const bunkId = bedOfPath(values.bed);
-    if (resident && bunkId !== undefined) checkIn.mutate({ userId: resident.id, bunkId });
-  };
+    if (resident && bunkId !== undefined) await checkIn.mutateAsync({ userId: resident.id, bunkId });
+  });
 
   return (
     <Modal
@@ -100,10 +98,8 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
       title={resident ? t(moving ? 'checkIn.moveTitle' : 'checkIn.title', { name: resident.name }) : ''}
       okText={t(moving ? 'checkIn.moveOk' : 'checkIn.ok')}
       cancelText={t('common.cancel')}
-      confirmLoading={checkIn.isPending}
+      {...submit.modalProps(props.onClose)}
       okButtonProps={{ disabled: config.isSuccess && options.length === 0 }}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
       forceRender
     >
       {resident && moving && (
@@ -117,7 +113,7 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
         </Typography.Paragraph>
       )}
       {config.isError && <Alert type="error" showIcon title={t('checkIn.loadFailed')} />}
-      <Form<CheckInFields> form={form} layout="vertical" onFinish={submit} data-testid="checkin-form">
+      <Form<CheckInFields> {...submit.formProps} layout="vertical" data-testid="checkin-form">
         {config.isSuccess && options.length === 0 ? (
           <Empty description={t('checkIn.noFreeBed')} data-testid="checkin-empty" />
         ) : (

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError } from '../../shared/api/client.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { formatTime } from './format.ts';
 import { EMPTY_RESIDENT, formValuesOf, type ResidentFormValues } from './resident-form.ts';
 import { LIST_PATH, placeOf, STATE_COLOURS, type ResidentDetail, type ReturnState } from './resident-model.ts';
@@ -48,6 +49,7 @@ const ResidentEditPage = () => {
   const listSearch = (location.state as ReturnState | null)?.listSearch;
   const back = () => void navigate(listSearch ? `${LIST_PATH}?${listSearch}` : LIST_PATH);
   const save = useResidentSave(editing, back);
+  const submit = useFormSubmit(form, save.mutateAsync);
 
   const detail = useQuery({
     queryKey: ['residents', 'detail', editing],
@@ -95,13 +97,16 @@ const ResidentEditPage = () => {
         form={form}
         initialValues={initialValues}
         linkedCarers={detail.data?.carers}
-        onFinish={(values) => save.mutate(values)}
+        onFinish={submit.formProps.onFinish}
+        onValuesChange={submit.formProps.onValuesChange}
       />
       <Space>
-        <Button type="primary" loading={save.isPending} onClick={() => form.submit()} data-testid="resident-save">
+        <Button type="primary" loading={submit.pending} onClick={submit.submit} data-testid="resident-save">
           {t('common.save')}
         </Button>
-        <Button onClick={back}>{t('common.cancel')}</Button>
+        <Button onClick={() => submit.confirmLeave(back)} data-testid="resident-cancel">
+          {t('common.cancel')}
+        </Button>
       </Space>
     </div>
   );

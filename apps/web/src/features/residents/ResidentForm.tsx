@@ -31,6 +31,8 @@ export const ResidentForm = (props: {
   initialValues: ResidentFormValues;
   linkedCarers?: readonly { id: number; name: string }[];
   onFinish: (values: ResidentFormValues) => void;
+  /** The user changed a value (the form becomes unsaved). */
+  onValuesChange?: () => void;
 }) => {
   const { t } = useTranslation('residents');
   const care = useCareOptions(props.linkedCarers);
@@ -56,6 +58,7 @@ export const ResidentForm = (props: {
       layout="vertical"
       initialValues={props.initialValues}
       onFinish={props.onFinish}
+      onValuesChange={props.onValuesChange}
       scrollToFirstError
       data-testid="resident-form"
     >

@@ -130,7 +130,11 @@ const ResidentManagePage = () => {
       <PagedTable<ResidentRow>
         data-testid="resident-table"
         rowKey="id"
-        loading={list.isFetching}
+        query={list}
+        filters={{
+          filtered: Object.values(view.filters).some((value) => value !== undefined),
+          onClearFilters: () => search({}),
+        }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={view}

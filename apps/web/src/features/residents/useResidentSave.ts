@@ -3,19 +3,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { useApiError } from '../../shared/ui/useApiError.ts';
 import { residentFields, type ResidentFormValues } from './resident-form.ts';
 import { isSameNameRefusal } from './server-answers.ts';
 
 /**
  * Registers (no id) or edits a resident. A same-name refusal asks "continue?" and, if the user
  * agrees, sends the same request with confirm: true. Resolves true once saved, false when the
- * user declined; a refusal shows the server's message and leaves the form as typed.
+ * user declined; a refusal is the caller's to show (see useFormSubmit) and leaves the form as typed.
  */
 export const useResidentSave = (id: number | undefined, onSaved: () => void) => {
   const { t } = useTranslation('residents');
   const { message, modal } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
 
   return useMutation({
@@ -47,6 +45,5 @@ export const useResidentSave = (id: number | undefined, onSaved: () => void) => 
       void queryClient.invalidateQueries({ queryKey: ['residents'] });
       onSaved();
     },
-    onError,
   });
 };

@@ -9,6 +9,7 @@ import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { StorageKey, storage } from '../../shared/storage.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 
 const MAX_BYTES = 100 * 1024;
 const LOGO_PX = 200;
@@ -21,7 +22,6 @@ const PLATFORM_QUERY_KEY = ['platform'];
 const PlatformNameForm = ({ current }: { current: string | undefined }) => {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const onError = useApiError();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ platformName: string }>();
   useEffect(() => {
@@ -37,16 +37,13 @@ const PlatformNameForm = ({ current }: { current: string | undefined }) => {
       void queryClient.invalidateQueries({ queryKey: PLATFORM_QUERY_KEY });
       void message.success(t('platSet.saved'));
     },
-    onError,
   });
+  const submit = useFormSubmit(form, (values: { platformName: string }) =>
+    save.mutateAsync(values.platformName.trim()),
+  );
 
   return (
-    <Form
-      form={form}
-      layout="inline"
-      data-testid="platset-name-form"
-      onFinish={(values) => save.mutate(values.platformName.trim())}
-    >
+    <Form {...submit.formProps} layout="inline" data-testid="platset-name-form">
       <Form.Item
         name="platformName"
         rules={[
@@ -64,7 +61,7 @@ const PlatformNameForm = ({ current }: { current: string | undefined }) => {
         />
       </Form.Item>
       <Form.Item>
-        <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="platset-name-save">
+        <Button type="primary" htmlType="submit" loading={submit.pending} data-testid="platset-name-save">
           {t('common.save')}
         </Button>
       </Form.Item>

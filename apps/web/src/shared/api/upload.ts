@@ -1,4 +1,11 @@
-import { ApiError, Status, type Endpoint, type EndpointResult, type Envelope } from '@vigil/contract/browser';
+import {
+  ApiError,
+  newIdempotencyKey,
+  Status,
+  type Endpoint,
+  type EndpointResult,
+  type Envelope,
+} from '@vigil/contract/browser';
 import { StorageKey, storage } from '../storage.ts';
 import { checkSessionEnd } from './client.ts';
 
@@ -18,6 +25,8 @@ export const upload = <E extends Endpoint>(
     const token = storage.get(StorageKey.token);
     if (token) xhr.setRequestHeader('X-Token', token);
     xhr.setRequestHeader('Accept-Language', storage.get(StorageKey.language) ?? 'zh-CN');
+    // An import creates records: a repeated request replays the first answer instead of importing twice.
+    if (call.creates) xhr.setRequestHeader('Idempotency-Key', newIdempotencyKey());
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };

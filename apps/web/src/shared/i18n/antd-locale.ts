@@ -1,8 +1,8 @@
 import type { Locale } from 'antd/es/locale';
 import type { UiLanguage } from './index.ts';
+import { withoutPatternQuote } from './pattern-message.ts';
 
-/** Ant Design's own texts (pagination, pickers, modals) follow the interface language. */
-export const loadAntdLocale = async (language: UiLanguage): Promise<Locale> => {
+const antdOwnLocale = async (language: UiLanguage): Promise<Locale> => {
   switch (language) {
     case 'zh-CN':
       return (await import('antd/es/locale/zh_CN')).default;
@@ -22,3 +22,7 @@ export const loadAntdLocale = async (language: UiLanguage): Promise<Locale> => {
       return (await import('antd/es/locale/en_US')).default;
   }
 };
+
+/** Ant Design's own texts (pagination, pickers, modals) follow the interface language; no message quotes a pattern. */
+export const loadAntdLocale = async (language: UiLanguage): Promise<Locale> =>
+  withoutPatternQuote(await antdOwnLocale(language), language);

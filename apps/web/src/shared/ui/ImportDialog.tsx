@@ -1,6 +1,6 @@
 import { CONSTANTS, type Endpoint, type EndpointRequest, type EndpointResult } from '@vigil/contract/browser';
 import { Alert, App, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, download } from '../api/client.ts';
 import { upload } from '../api/upload.ts';
@@ -85,8 +85,19 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
     }
   };
 
+  /** Set at the click, before React re-renders the button as loading: a second click sends nothing. */
+  const sending = useRef(false);
   const start = async (confirmField?: string) => {
-    if (!file) return;
+    if (!file || sending.current) return;
+    sending.current = true;
+    try {
+      await send(file, confirmField);
+    } finally {
+      sending.current = false;
+    }
+  };
+
+  const send = async (file: File, confirmField?: string) => {
     const form = new FormData();
     for (const [k, v] of Object.entries(props.extraFields ?? {})) form.append(k, v);
     if (confirmField) form.append(confirmField, 'true');

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { MATTRESSES, PLACE_BATCH_MAX, REMARK_MAX, type Mattress } from '../facility-model.ts';
 import { nameListRules } from '../form-rules.ts';
 import { NameProblems } from '../places/NameProblems.tsx';
@@ -42,6 +43,8 @@ export const AddBedsDialog = (props: {
       }),
     onMutate: () => setRefusal(null),
     onSuccess: props.onSaved,
+  });
+  const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
       const problems = nameProblemsOf(error);
       if (problems && error instanceof ApiError) setRefusal({ message: error.message, problems });
@@ -55,18 +58,15 @@ export const AddBedsDialog = (props: {
       title={t('bed.addTitle', { path: `${area.name} / ${floor.name} / ${room.name}` })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Form<BedFields>
-          form={form}
           layout="vertical"
           data-testid="add-beds-form"
           initialValues={{ mattress: 'sponge' }}
-          onFinish={(values) => save.mutate(values)}
+          {...submit.formProps}
         >
           <Form.Item
             name="name"

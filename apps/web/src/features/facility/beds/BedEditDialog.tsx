@@ -4,7 +4,7 @@ import { App, Form, Input, Modal, Radio, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
-import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { MATTRESSES, REMARK_MAX, type Bed, type Mattress } from '../facility-model.ts';
 import { placeNameRules } from '../form-rules.ts';
 import { moveConflictsOf } from '../server-problems.ts';
@@ -39,7 +39,6 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
   const { bed } = props;
   const { t } = useTranslation('facility');
   const { modal } = App.useApp();
-  const onError = useApiError();
   const [form] = Form.useForm<BedFields>();
   const [deviceSearch, setDeviceSearch] = useState('');
   const [residentSearch, setResidentSearch] = useState('');
@@ -62,20 +61,22 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
       });
     },
     onSuccess: props.onSaved,
-    onError: (error, variables) => {
+  });
+  /** A move that takes a device or resident from another bed asks first, then saves again confirmed. */
+  const submit = useFormSubmit(form, async (values: BedFields) => {
+    try {
+      await save.mutateAsync({ values, confirm: false });
+    } catch (error) {
       const conflicts = moveConflictsOf(error);
-      if (!conflicts) {
-        onError(error);
-        return;
-      }
-      modal.confirm({
+      if (!conflicts) throw error;
+      const agreed = await modal.confirm({
         title: t('move.title'),
-        content: <MoveConflicts conflicts={conflicts} fallback={error.message} />,
+        content: <MoveConflicts conflicts={conflicts} fallback={error instanceof Error ? error.message : ''} />,
         okText: t('move.ok'),
         cancelText: t('common.cancel'),
-        onOk: () => save.mutate({ values: variables.values, confirm: true }),
       });
-    },
+      if (agreed) await save.mutateAsync({ values, confirm: true });
+    }
   });
 
   const deviceOptions = [
@@ -109,13 +110,10 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
       title={t('bed.editTitle', { path: `${bed.areaName} / ${bed.floorName} / ${bed.roomName} / ${bed.name}` })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Form<BedFields>
-        form={form}
         layout="vertical"
         data-testid="bed-form"
         initialValues={{
@@ -125,7 +123,7 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
           deviceId: bed.deviceId ?? undefined,
           userId: bed.userId ?? undefined,
         }}
-        onFinish={(values) => save.mutate({ values, confirm: false })}
+        {...submit.formProps}
       >
         <Form.Item name="name" required label={t('bed.name')} rules={placeNameRules(t)}>
           <Input maxLength={64} />

@@ -27,6 +27,8 @@ export const BedPanel = (props: {
   const { t } = useTranslation('facility');
   const { message } = App.useApp();
   const [narrowing, setNarrowing] = useState<Pick<BedFilters, 'keyWord' | 'free' | 'hasDevice'>>({});
+  /** Bumped to empty the filter inputs when the filters are cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const filters: BedFilters = { ...narrowing, ...locationFilter(props.selection), providerId: props.providerId };
   // Any change of filters or place starts at page 1: a narrower list may not have the current page.
   const filterKey = JSON.stringify(filters);
@@ -69,7 +71,7 @@ export const BedPanel = (props: {
         </Space>
       }
     >
-      <Space wrap style={{ marginBottom: 12 }}>
+      <Space wrap style={{ marginBottom: 12 }} key={filterInputs}>
         <Input.Search
           data-testid="bed-search"
           style={{ width: 300 }}
@@ -107,7 +109,14 @@ export const BedPanel = (props: {
       <BedTable
         beds={list.data?.rows ?? []}
         total={list.data?.total ?? 0}
-        loading={list.isFetching}
+        query={list}
+        filters={{
+          filtered: Object.values(narrowing).some((value) => value !== undefined),
+          onClearFilters: () => {
+            setFilterInputs((n) => n + 1);
+            setNarrowing({});
+          },
+        }}
         page={page}
         showProvider={props.platform}
         onPage={(pageNum, pageSize) => setPaging({ key: filterKey, pageNum, pageSize })}

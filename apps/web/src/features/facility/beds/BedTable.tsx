@@ -10,6 +10,7 @@ import { ConfirmLink } from '../../../shared/ui/crud.tsx';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
+import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
 /** Per-bed settings whose screens arrive with the monitoring and report releases. */
 const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
@@ -22,7 +23,9 @@ const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
 export interface BedTableProps {
   beds: readonly Bed[];
   total: number;
-  loading: boolean;
+  /** The list request: spinner on first load, its failure with a retry, stale rows marked. */
+  query: ListQuery;
+  filters: ListFilters;
   page: { pageNum: number; pageSize: number };
   showProvider: boolean;
   onPage: (pageNum: number, pageSize: number) => void;
@@ -148,7 +151,8 @@ export const BedTable = (props: BedTableProps) => {
       data-testid="bed-table"
       rowKey="id"
       size="middle"
-      loading={props.loading}
+      query={props.query}
+      filters={props.filters}
       columns={columns}
       dataSource={[...props.beds]}
       page={props.page}

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Checkbox, Col, Flex, Form, Modal, Radio, Row, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
-import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import {
   COMMUNITY_ALARM_TYPES,
   NOTIFY_MODES,
@@ -38,7 +38,6 @@ const levelsOf = (community: Community): Record<CommunityAlarmType, Level> => {
 export const AlarmSettingsDialog = (props: { community: Community; onClose: () => void; onSaved: () => void }) => {
   const { community } = props;
   const { t } = useTranslation('facility');
-  const onError = useApiError();
   const [form] = Form.useForm<AlarmFields>();
   const receivers = useReceiverOptions(community);
 
@@ -54,8 +53,8 @@ export const AlarmSettingsDialog = (props: { community: Community; onClose: () =
       });
     },
     onSuccess: props.onSaved,
-    onError,
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
 
   const setAll = (level: Level) =>
     form.setFieldsValue({
@@ -72,13 +71,10 @@ export const AlarmSettingsDialog = (props: { community: Community; onClose: () =
       title={t('alarm.title', { name: community.name })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Form<AlarmFields>
-        form={form}
         layout="vertical"
         data-testid="alarm-form"
         initialValues={{
@@ -86,7 +82,7 @@ export const AlarmSettingsDialog = (props: { community: Community; onClose: () =
           receiverIds: community.alarmConfig?.receiverIds ?? [],
           notify: community.alarmConfig?.notify ?? ['page'],
         }}
-        onFinish={(values) => save.mutate(values)}
+        {...submit.formProps}
       >
         <Space style={{ marginBottom: 8 }} wrap>
           <Typography.Text strong>{t('alarm.levels')}</Typography.Text>

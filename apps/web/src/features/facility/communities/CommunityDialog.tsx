@@ -4,7 +4,7 @@ import { Form, Input, Modal, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
-import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { REMARK_MAX } from '../facility-model.ts';
 import { useProviderOptions } from '../useFacilityAccess.ts';
 import { COMMUNITY_LIMITS, hasControlChars, isValidPhone } from './community-rules.ts';
@@ -23,7 +23,6 @@ const blankToUndefined = (value: string | undefined) => value?.trim() || undefin
 /** Creates a community; a platform viewer names its provider. */
 export const CommunityDialog = (props: { platform: boolean; onClose: () => void; onSaved: () => void }) => {
   const { t } = useTranslation('facility');
-  const onError = useApiError();
   const [form] = Form.useForm<CommunityFields>();
   const providers = useProviderOptions(props.platform);
 
@@ -46,8 +45,8 @@ export const CommunityDialog = (props: { platform: boolean; onClose: () => void;
         providerId: values.providerId,
       }),
     onSuccess: props.onSaved,
-    onError,
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
 
   return (
     <Modal
@@ -55,17 +54,10 @@ export const CommunityDialog = (props: { platform: boolean; onClose: () => void;
       title={t('community.create')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
-      <Form<CommunityFields>
-        form={form}
-        layout="vertical"
-        data-testid="community-form"
-        onFinish={(values) => save.mutate(values)}
-      >
+      <Form<CommunityFields> layout="vertical" data-testid="community-form" {...submit.formProps}>
         {props.platform && (
           <Form.Item
             name="providerId"

@@ -23,6 +23,8 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [keyWord, setKeyWord] = useState<string | undefined>(undefined);
+  /** Bumped to empty the search box when the filter is cleared. */
+  const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [dialog, setDialog] = useState<Dialog | null>(null);
 
@@ -96,7 +98,7 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
 
   return (
     <div>
-      <Space wrap style={{ marginBottom: 16 }}>
+      <Space wrap style={{ marginBottom: 16 }} key={filterInputs}>
         <Input.Search
           data-testid="community-search"
           style={{ width: 340 }}
@@ -116,7 +118,15 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
       <PagedTable<Community>
         data-testid="community-table"
         rowKey="id"
-        loading={list.isFetching}
+        query={list}
+        filters={{
+          filtered: keyWord !== undefined,
+          onClearFilters: () => {
+            setFilterInputs((n) => n + 1);
+            setKeyWord(undefined);
+            setPage((p) => ({ ...p, pageNum: 1 }));
+          },
+        }}
         columns={columns}
         dataSource={list.data?.rows ?? []}
         page={page}

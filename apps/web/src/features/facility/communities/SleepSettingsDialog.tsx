@@ -5,7 +5,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
-import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { StaleNotice, listEmptyText } from '../../../shared/ui/list-state.tsx';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import {
   LEAVE_BED_MODES,
   MATTRESSES,
@@ -47,11 +48,11 @@ const DEFAULTS: SleepFields = {
 export const SleepSettingsDialog = (props: { community: Community; onClose: () => void; onSaved: () => void }) => {
   const { community } = props;
   const { t } = useTranslation('facility');
-  const onError = useApiError();
   const [form] = Form.useForm<SleepFields>();
   const [chosen, setChosen] = useState<number[]>([]);
   const [noneChosen, setNoneChosen] = useState(false);
   const members = useCommunityMembers(community);
+  const membersEmptyText = listEmptyText(members);
   const single = chosen.length === 1 ? chosen[0] : undefined;
 
   const saved = useQuery({
@@ -82,16 +83,16 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
         mattress: values.mattress,
       }),
     onSuccess: props.onSaved,
-    onError,
   });
 
-  const submit = (values: SleepFields) => {
+  const submit = useFormSubmit(form, async (values: SleepFields) => {
     if (!chosen.length) {
       setNoneChosen(true);
-      return;
+      return false;
     }
-    save.mutate(values);
-  };
+    await save.mutateAsync(values);
+    return true;
+  });
 
   const state =
     single === undefined
@@ -111,15 +112,14 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
       title={t('sleep.title', { name: community.name })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
+      {...submit.modalProps(props.onClose)}
       okButtonProps={{ disabled: !members.data?.length }}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
       mask={{ closable: false }}
     >
       <Row gutter={24}>
         <Col xs={24} md={11}>
           <Typography.Text strong>{t('sleep.members')}</Typography.Text>
+          <StaleNotice query={members} />
           <Table
             data-testid="sleep-members"
             size="small"
@@ -127,7 +127,7 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
             loading={members.isFetching}
             dataSource={members.data ?? []}
             pagination={{ pageSize: 8, hideOnSinglePage: true }}
-            locale={{ emptyText: <Empty description={t('sleep.noMembers')} /> }}
+            locale={{ emptyText: membersEmptyText ?? <Empty description={t('sleep.noMembers')} /> }}
             rowSelection={{
               selectedRowKeys: chosen,
               onChange: (keys) => {
@@ -150,13 +150,7 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
         </Col>
         <Col xs={24} md={13}>
           {state && <Alert type="info" title={state} style={{ marginBottom: 12 }} />}
-          <Form<SleepFields>
-            form={form}
-            layout="vertical"
-            data-testid="sleep-form"
-            initialValues={DEFAULTS}
-            onFinish={submit}
-          >
+          <Form<SleepFields> {...submit.formProps} layout="vertical" data-testid="sleep-form" initialValues={DEFAULTS}>
             <Form.Item name="leaveBedMode" label={t('sleep.leaveBed')}>
               <Radio.Group
                 optionType="button"

@@ -4,7 +4,7 @@ import { Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
-import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { REMARK_MAX, SORT_MAX } from '../facility-model.ts';
 import { placeNameRules } from '../form-rules.ts';
 import { useProviderOptions } from '../useFacilityAccess.ts';
@@ -39,7 +39,6 @@ export const AreaDialog = (props: {
 }) => {
   const { mode } = props;
   const { t } = useTranslation('facility');
-  const onError = useApiError();
   const [form] = Form.useForm<AreaFields>();
   const askProvider = mode.kind === 'addArea' && props.platform;
   const providers = useProviderOptions(askProvider);
@@ -90,8 +89,8 @@ export const AreaDialog = (props: {
       });
     },
     onSuccess: props.onSaved,
-    onError,
   });
+  const submit = useFormSubmit(form, save.mutateAsync);
 
   return (
     <Modal
@@ -99,17 +98,10 @@ export const AreaDialog = (props: {
       title={t(TITLES[mode.kind], { area: mode.kind === 'addArea' ? '' : mode.area.name })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
-      <Form<AreaFields>
-        form={form}
-        layout="vertical"
-        data-testid="area-form"
-        onFinish={(values) => save.mutate(values)}
-      >
+      <Form<AreaFields> layout="vertical" data-testid="area-form" {...submit.formProps}>
         {askProvider && (
           <Form.Item
             name="providerId"

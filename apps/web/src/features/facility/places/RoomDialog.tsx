@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { PLACE_BATCH_MAX, REMARK_MAX } from '../facility-model.ts';
 import { nameListRules, placeNameRules } from '../form-rules.ts';
 import { nameProblemsOf, type NameProblem } from '../server-problems.ts';
@@ -55,6 +56,8 @@ export const RoomDialog = (props: { mode: RoomMode; onClose: () => void; onSaved
     },
     onMutate: () => setRefusal(null),
     onSuccess: props.onSaved,
+  });
+  const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
       const problems = nameProblemsOf(error);
       if (problems && error instanceof ApiError) setRefusal({ message: error.message, problems });
@@ -68,18 +71,11 @@ export const RoomDialog = (props: { mode: RoomMode; onClose: () => void; onSaved
       title={t(adding ? 'room.addTitle' : 'room.editTitle', { path })}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={props.onClose}
+      {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>
-        <Form<RoomFields>
-          form={form}
-          layout="vertical"
-          data-testid="room-form"
-          onFinish={(values) => save.mutate(values)}
-        >
+        <Form<RoomFields> layout="vertical" data-testid="room-form" {...submit.formProps}>
           <Form.Item
             name="name"
             required
