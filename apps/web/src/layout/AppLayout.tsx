@@ -6,6 +6,7 @@ import { Outlet, useLocation } from 'react-router';
 import { api } from '../shared/api/client.ts';
 import { landingFor, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
+import { useSessionRefresh } from '../shared/session/useSessionRefresh.ts';
 import { StorageKey, storage } from '../shared/storage.ts';
 import { UnsavedChangesGuard } from '../shared/ui/UnsavedChangesGuard.tsx';
 import { Navbar } from './Navbar.tsx';
@@ -53,6 +54,7 @@ export const AppLayout = () => {
   const location = useLocation();
   const access = useAccess();
   useBranding();
+  useSessionRefresh();
 
   useEffect(() => {
     const route = routeForPath(location.pathname);

@@ -6,7 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../shared/api/client.ts';
 import { isClassOne, menuRoutes } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
-import { currentProvider, sessionStore, useSession } from '../shared/session/session-store.ts';
+import { useSession } from '../shared/session/session-store.ts';
 import { shortProviderName } from '../shared/ui/text.ts';
 import { useApiError } from '../shared/ui/useApiError.ts';
 import { buildMenuTree, type MenuNode } from './menu-tree.ts';
@@ -39,25 +39,17 @@ const ProviderSwitch = () => {
     if (available.length === 1) {
       return <div className="provider-name">{shortProviderName(available[0]?.name ?? '')}</div>;
     }
-    const current = currentProvider();
     return (
       <Select
         data-testid="provider-select"
         className="provider-select"
-        value={current.domain ?? undefined}
+        value={info.currentProvider?.domain ?? undefined}
         placeholder={t('sidebar.chooseProvider')}
         options={available.map((p) => ({ value: p.domain, label: shortProviderName(p.name), title: p.name }))}
         onChange={(domain: string) => {
+          // Every query depends on the session's provider, the session itself included.
           void api(changeProvider, { domain })
-            .then((chosen) => {
-              sessionStore.chooseProvider({
-                id: chosen.providerId,
-                name: chosen.providerName,
-                domain,
-                available: true,
-              });
-              void queryClient.invalidateQueries();
-            })
+            .then(() => queryClient.invalidateQueries())
             .catch(onError);
         }}
         style={{ width: '100%' }}

@@ -28,6 +28,10 @@ export const SessionInfoSchema = z.object({
   providerId: z.number().int().nullable(),
   providerName: z.string().nullable(),
   providerList: z.array(ProviderOptionSchema),
+  currentProvider: ProviderOptionSchema.nullable().describe(
+    'The provider every care screen reads and writes for this session: chosen with /account/changeProvider, ' +
+      "defaulted by the server (a class 1 account's first available class 2 provider); null: the whole scope",
+  ),
   mustChangePassword: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;

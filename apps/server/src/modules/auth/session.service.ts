@@ -1,6 +1,13 @@
-import { landingPathFor, menuListFor, type ProviderRole, type Role, type SessionInfo } from '@vigil/contract';
+import {
+  landingPathFor,
+  menuListFor,
+  type ProviderOption,
+  type ProviderRole,
+  type Role,
+  type SessionInfo,
+} from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
-import type { Caller } from '../../http/caller.ts';
+import { canSeeProvider, type Caller } from '../../http/caller.ts';
 import type { AuthOutcome, Authenticator } from '../../http/register-calls.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
@@ -63,6 +70,7 @@ export class SessionService implements Authenticator {
     const own = caller.providerId === null ? undefined : await this.providers.findById(caller.providerId);
     const providerList = await this.providers.optionsFor(caller);
     const hasAvailable = providerList.some((p) => p.available);
+    const currentProvider = await this.settleCurrentProvider(caller, own, providerList);
     return {
       key: caller.socketKey,
       permissionType: caller.permissionType,
@@ -79,8 +87,36 @@ export class SessionService implements Authenticator {
       providerId: own?.id ?? null,
       providerName: own?.name ?? null,
       providerList,
+      currentProvider,
       mustChangePassword,
     };
+  }
+
+  /**
+   * The provider this session reads and writes, decided here so every client gets it from the API:
+   * a class 1 account works in one of its class 2 providers (the chosen one while it is available,
+   * else the first available, e.g. right after its first one was created); other provider accounts
+   * in their own; platform accounts in the one they chose, or their whole scope.
+   */
+  private async settleCurrentProvider(
+    caller: Caller,
+    own: { id: number; name: string; domain: string; enabled: boolean } | undefined,
+    options: ProviderOption[],
+  ): Promise<ProviderOption | null> {
+    const available = options.filter((p) => p.available);
+    const chosen = available.find((p) => p.id === caller.currentProviderId);
+    if (chosen) return chosen;
+    if (caller.providerClass === 1) {
+      const first = available[0];
+      if (first) {
+        await this.store.repo.setCurrentProvider(this.store.db, caller.sessionId, first.id);
+        caller.currentProviderId = first.id;
+        return first;
+      }
+    }
+    if (caller.currentProviderId === null || !canSeeProvider(caller.scope, caller.currentProviderId)) return null;
+    const row = own?.id === caller.currentProviderId ? own : await this.providers.findById(caller.currentProviderId);
+    return row ? { id: row.id, name: row.name, domain: row.domain, available: row.enabled } : null;
   }
 }
 

@@ -34,6 +34,7 @@ const server = vi.hoisted(() => {
     providerId: null,
     providerName: null,
     providerList: [],
+    currentProvider: null,
     mustChangePassword: false,
   });
   const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {

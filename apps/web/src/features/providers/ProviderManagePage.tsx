@@ -16,6 +16,7 @@ import { useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { encryptPassword } from '../../shared/api/rsa.ts';
 import { useSession } from '../../shared/session/session-store.ts';
+import { SESSION_QUERY_KEY } from '../../shared/session/useSessionRefresh.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
@@ -97,7 +98,12 @@ const ProviderManagePage = () => {
     }
   }, [editing, form]);
 
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: ['providers'] });
+  // The session's provider list changes with the providers (a new class 2 provider is choosable at once).
+  const invalidate = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['providers'] }),
+      queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+    ]);
   const showPassword = useShowInitialPassword('providers.initialPassword');
 
   const save = useMutation({

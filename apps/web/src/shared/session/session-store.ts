@@ -30,6 +30,12 @@ const read = (): SessionState => ({
   fastLogin: storage.get(StorageKey.fastLogin) === 'true',
 });
 
+const mirrorCurrentProvider = (provider: ProviderOption | null): void => {
+  storage.set(StorageKey.curProviderId, provider?.id ?? null);
+  storage.set(StorageKey.curProviderName, provider?.name ?? null);
+  storage.set(StorageKey.curDomain, provider?.domain ?? null);
+};
+
 let state = read();
 const listeners = new Set<() => void>();
 const emit = () => {
@@ -49,8 +55,6 @@ export const sessionStore = {
     storage.set(StorageKey.token, token);
     sessionStore.setInfo(info);
     storage.set(StorageKey.fastLogin, fastLogin ? 'true' : null);
-    const firstAvailable = info.providerList.find((p) => p.available);
-    if (firstAvailable && !storage.get(StorageKey.curProviderId)) sessionStore.chooseProvider(firstAvailable);
     emit();
   },
   setInfo(info: SessionInfo): void {
@@ -62,12 +66,8 @@ export const sessionStore = {
     storage.set(StorageKey.providerName, info.providerName);
     storage.setJson(StorageKey.providerList, info.providerList);
     storage.set(StorageKey.providerRole, info.providerRole);
-    emit();
-  },
-  chooseProvider(provider: ProviderOption): void {
-    storage.set(StorageKey.curProviderId, provider.id);
-    storage.set(StorageKey.curProviderName, provider.name);
-    storage.set(StorageKey.curDomain, provider.domain);
+    // The server decides the current provider; the spec's cur_* keys only mirror it.
+    mirrorCurrentProvider(info.currentProvider);
     emit();
   },
   /** Drops the token and everything derived from it; keeps language and remembered account. */
@@ -79,8 +79,10 @@ export const sessionStore = {
 
 export const useSession = (): SessionState => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
 
-export const currentProvider = (): { id: string | null; name: string | null; domain: string | null } => ({
-  id: storage.get(StorageKey.curProviderId),
-  name: storage.get(StorageKey.curProviderName),
-  domain: storage.get(StorageKey.curDomain),
-});
+/** The provider the server says this session works in (null: the caller's whole scope). */
+export const currentProvider = (): { id: string | null; name: string | null; domain: string | null } => {
+  const chosen = state.info?.currentProvider ?? null;
+  return chosen
+    ? { id: String(chosen.id), name: chosen.name, domain: chosen.domain }
+    : { id: null, name: null, domain: null };
+};
