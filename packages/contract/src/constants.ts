@@ -39,7 +39,15 @@ export const CONSTANTS = {
   maxSubDevicesPerGateway: 50,
   maxCarersPerResident: 100,
   remarkMaxLength: 200,
-  spreadsheetImport: { maxBytes: 10 * 1024 * 1024, maxRows: 20_000, extensions: ['.xls', '.xlsx'] },
+  spreadsheetImport: {
+    maxBytes: 10 * 1024 * 1024,
+    maxRows: 20_000,
+    /** Columns read from a sheet: every template's columns and an export's extra ones, with room to spare. */
+    maxColumns: 128,
+    /** Cells a sheet may hold at all (20,000 rows of 50 filled columns). */
+    maxCells: 1_000_000,
+    extensions: ['.xls', '.xlsx'],
+  },
   updateNotesMaxLength: 500,
   loginAccountMinLength: 6,
   loginAccountMaxLength: 64,

@@ -270,6 +270,8 @@ export const cs: Record<MessageKey, string> = {
   'import.empty': 'První list neobsahuje žádné řádky k importu.',
   'import.columns': 'První list musí mít alespoň 2 sloupce.',
   'import.tooManyRows': 'Najednou lze importovat nejvýše {max} řádků; tento soubor jich má {rows}.',
+  'import.tooManyCells':
+    'List obsahuje příliš mnoho buněk (nejvýše {max}, {columns} sloupců na řádek); odstraňte nadbytečné sloupce nebo soubor rozdělte.',
   'import.rowErrors':
     'Počet nalezených problémů: {count}. Nic nebylo importováno. Opravte uvedené řádky a importujte znovu.',
   'import.missingColumn': 'V řádku záhlaví chybí sloupec „{column}“.',

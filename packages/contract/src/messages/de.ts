@@ -287,6 +287,8 @@ export const de: Record<MessageKey, string> = {
   'import.empty': 'Das erste Tabellenblatt enthält keine Zeilen zum Importieren.',
   'import.columns': 'Das erste Tabellenblatt muss mindestens 2 Spalten haben.',
   'import.tooManyRows': 'Es können höchstens {max} Zeilen auf einmal importiert werden; diese Datei hat {rows}.',
+  'import.tooManyCells':
+    'Das Tabellenblatt enthält zu viele Zellen (höchstens {max}, {columns} Spalten je Zeile); entfernen Sie überzählige Spalten oder teilen Sie die Datei.',
   'import.rowErrors':
     'Gefundene Probleme: {count}. Es wurde nichts importiert. Korrigieren Sie die aufgeführten Zeilen und importieren Sie erneut.',
   'import.missingColumn': 'In der Kopfzeile fehlt die Spalte „{column}“.',

@@ -277,6 +277,8 @@ export const fr: Record<MessageKey, string> = {
   'import.empty': 'La première feuille ne contient aucune ligne à importer.',
   'import.columns': 'La première feuille doit comporter au moins 2 colonnes.',
   'import.tooManyRows': 'Vous pouvez importer au plus {max} lignes à la fois ; ce fichier en contient {rows}.',
+  'import.tooManyCells':
+    'La feuille contient trop de cellules (au plus {max}, {columns} colonnes par ligne) ; supprimez les colonnes en trop ou divisez le fichier.',
   'import.rowErrors':
     '{count} problèmes détectés ; rien n’a été importé. Corrigez les lignes indiquées et relancez l’import.',
   'import.missingColumn': 'La colonne « {column} » est absente de la ligne d’en-tête.',

@@ -278,6 +278,8 @@ export const itIT: Record<MessageKey, string> = {
   'import.empty': 'Il primo foglio non contiene righe da importare.',
   'import.columns': 'Il primo foglio deve contenere almeno 2 colonne.',
   'import.tooManyRows': 'È possibile importare al massimo {max} righe alla volta; questo file ne contiene {rows}.',
+  'import.tooManyCells':
+    'Il foglio contiene troppe celle (al massimo {max}, {columns} colonne per riga); rimuova le colonne in più o divida il file.',
   'import.rowErrors':
     'Problemi rilevati: {count}. Non è stato importato nulla. Correggere le righe elencate e ripetere l’importazione.',
   'import.missingColumn': 'Nella riga di intestazione manca la colonna “{column}”.',

@@ -275,6 +275,8 @@ export const ja: Record<MessageKey, string> = {
   'import.empty': '最初のシートにインポートする行がありません。',
   'import.columns': '最初のシートには 2 列以上が必要です。',
   'import.tooManyRows': '一度にインポートできるのは {max} 行までです（このファイルは {rows} 行です）。',
+  'import.tooManyCells':
+    'シートのセルが多すぎます（最大 {max} 個、1 行 {columns} 列まで）。余分な列を削除するか、ファイルを分割してください。',
   'import.rowErrors':
     '{count} 件の問題が見つかったため、何もインポートされませんでした。表示された行を修正して、もう一度インポートしてください。',
   'import.missingColumn': '見出し行に「{column}」列がありません。',

@@ -267,6 +267,8 @@ export const ko: Record<MessageKey, string> = {
   'import.empty': '첫 번째 시트에 가져올 행이 없습니다.',
   'import.columns': '첫 번째 시트에는 2개 이상의 열이 필요합니다.',
   'import.tooManyRows': '한 번에 최대 {max}행까지 가져올 수 있습니다. 이 파일에는 {rows}행이 있습니다.',
+  'import.tooManyCells':
+    '시트의 셀이 너무 많습니다(최대 {max}개, 행당 {columns}열). 불필요한 열을 지우거나 파일을 나누어 주세요.',
   'import.rowErrors':
     '문제 {count}건이 발견되어 아무것도 가져오지 않았습니다. 표시된 행을 수정한 후 다시 가져와 주세요.',
   'import.missingColumn': '헤더 행에 ‘{column}’ 열이 없습니다.',

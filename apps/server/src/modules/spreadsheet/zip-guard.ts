@@ -81,3 +81,42 @@ const inflateEntry = (
     return false;
   }
 };
+
+/**
+ * The inflated entries of an inspected zip whose names `wanted` accepts (call `inspectZip` first:
+ * it has already bounded every entry's inflated size).
+ */
+export const inflatedEntries = (bytes: Uint8Array, wanted: (name: string) => boolean): Map<string, Buffer> => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Map<string, Buffer>();
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === EOCD) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return out;
+  const count = view.getUint16(eocd + 10, true);
+  let at = view.getUint32(eocd + 16, true);
+  for (let n = 0; n < count && at + 46 <= bytes.length && view.getUint32(at, true) === CENTRAL; n++) {
+    const method = view.getUint16(at + 10, true);
+    const compressed = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    const localOffset = view.getUint32(at + 42, true);
+    const name = Buffer.from(bytes.subarray(at + 46, at + 46 + nameLength)).toString('utf8');
+    at += 46 + nameLength + extraLength + commentLength;
+    if (!wanted(name) || localOffset + 30 > bytes.length || view.getUint32(localOffset, true) !== LOCAL) continue;
+    const start = localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
+    const data = bytes.subarray(start, start + compressed);
+    try {
+      out.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data, { maxOutputLength: size + 1 }));
+    } catch {
+      // A damaged entry: inspectZip refuses such files; nothing to count here.
+    }
+  }
+  return out;
+};

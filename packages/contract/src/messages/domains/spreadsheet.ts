@@ -9,6 +9,8 @@ export const spreadsheetMessages = defineMessages(
     'import.empty': 'The first sheet has no rows to import.',
     'import.columns': 'The first sheet needs at least 2 columns.',
     'import.tooManyRows': 'At most {max} rows can be imported at once; this file has {rows}.',
+    'import.tooManyCells':
+      'The sheet holds too many cells (at most {max}, and {columns} columns a row); remove the extra columns or split the file.',
     'import.rowErrors': '{count} problems found; nothing was imported. Fix the rows listed and import again.',
     'import.missingColumn': 'The column "{column}" is missing from the header row.',
     'import.cell.required': 'is required (incomplete row)',
@@ -137,6 +139,8 @@ export const spreadsheetMessages = defineMessages(
     'import.empty': '第一个工作表没有可导入的数据。',
     'import.columns': '第一个工作表至少需要 2 列。',
     'import.tooManyRows': '单次最多导入 {max} 行，该文件有 {rows} 行。',
+    'import.tooManyCells':
+      '表格的单元格过多（最多 {max} 个，每行最多 {columns} 列）；请删除多余的列或拆分文件后再导入。',
     'import.rowErrors': '发现 {count} 处问题，未导入任何数据。请修改所列行后重新导入。',
     'import.missingColumn': '表头缺少“{column}”列。',
     'import.cell.required': '不能为空（数据不完整）',
