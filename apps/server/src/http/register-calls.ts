@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fileTooLarge } from './app-error.ts';
 import type { CallContext } from './call-context.ts';
 import type { Caller } from './caller.ts';
+import { refuseControlCharacters } from './text-guard.ts';
 import { idempotencyKeyOf, type IdempotencyGuard } from './idempotency.ts';
 
 export type Handler<C extends CallDef> = (input: CallParsed<C>, ctx: CallContext) => Promise<CallResult<C>>;
@@ -167,6 +168,7 @@ export const registerCalls = (
         try {
           const caller = await authorise(call, tokenOf(request), authenticator);
           const raw = await rawInput(call, request);
+          refuseControlCharacters(raw, lang);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) {
             const first = parsed.error.issues[0];
@@ -248,6 +250,10 @@ export const toAppError = (error: unknown, request: FastifyRequest): AppError =>
   // Fastify's own request errors (unreadable body, unsupported media type, body too large) are the caller's fault.
   if (code?.startsWith('FST_') && statusCode >= 400 && statusCode < 500) {
     return new AppError(Status.INVALID_INPUT, 'validation.body');
+  }
+  // The static file server refuses a path that climbs out of its folder or holds a NUL: not found.
+  if (statusCode === 400 || statusCode === 403 || statusCode === 404) {
+    return new AppError(Status.FAILED, 'not_found', {}, 404);
   }
   request.log.error({ err: error }, 'call failed');
   return new AppError(Status.SERVER_ERROR, 'server_error');

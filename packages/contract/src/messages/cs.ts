@@ -34,6 +34,7 @@ export const cs: Record<MessageKey, string> = {
   'validation.oneOf': 'Pole „{field}“ musí obsahovat jednu z hodnot: {options}.',
   'validation.loginAccount': 'Pole „{field}“ musí obsahovat 6 až 64 písmen nebo číslic.',
   'validation.invalid': 'Pole „{field}“ má neplatnou hodnotu.',
+  'validation.controlCharacter': 'Pole „{field}“ obsahuje neviditelný řídicí znak; odstraňte jej a zkuste to znovu.',
   'validation.body': 'Tělo požadavku nelze přečíst.',
   'validation.tooLarge': 'Požadavek je příliš velký.',
   'idempotency.keyInvalid': 'Hlavička Idempotency-Key musí mít 1 až 128 viditelných znaků.',

@@ -38,6 +38,8 @@ export const de: Record<MessageKey, string> = {
   'validation.oneOf': 'Das Feld „{field}“ muss einen dieser Werte enthalten: {options}.',
   'validation.loginAccount': 'Das Feld „{field}“ muss aus 6 bis 64 Buchstaben oder Ziffern bestehen.',
   'validation.invalid': 'Das Feld „{field}“ ist ungültig.',
+  'validation.controlCharacter':
+    'Das Feld „{field}“ enthält ein unsichtbares Steuerzeichen; entfernen Sie es und versuchen Sie es erneut.',
   'validation.body': 'Der Inhalt der Anfrage konnte nicht gelesen werden.',
   'validation.tooLarge': 'Die Anfrage ist zu groß.',
   'idempotency.keyInvalid': 'Der Header Idempotency-Key muss 1 bis 128 sichtbare Zeichen lang sein.',

@@ -39,6 +39,7 @@ export const enUS = {
   'validation.oneOf': '{field} must be one of: {options}.',
   'validation.loginAccount': '{field} must be 6 to 64 letters or digits.',
   'validation.invalid': '{field} is invalid.',
+  'validation.controlCharacter': '{field} contains an invisible control character; remove it and try again.',
   'validation.body': 'The request body could not be read.',
   'validation.tooLarge': 'The request is too large.',
   'idempotency.keyInvalid': 'The Idempotency-Key header must be 1 to 128 visible characters.',

@@ -36,6 +36,7 @@ export const fr: Record<MessageKey, string> = {
   'validation.oneOf': '{field} doit être l’une des valeurs suivantes : {options}.',
   'validation.loginAccount': '{field} doit comporter de 6 à 64 lettres ou chiffres.',
   'validation.invalid': '{field} est invalide.',
+  'validation.controlCharacter': '{field} contient un caractère de contrôle invisible ; supprimez-le et réessayez.',
   'validation.body': 'Le contenu de la requête n’a pas pu être lu.',
   'validation.tooLarge': 'La requête est trop volumineuse.',
   'idempotency.keyInvalid': 'L’en-tête Idempotency-Key doit compter de 1 à 128 caractères visibles.',

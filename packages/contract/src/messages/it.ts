@@ -35,6 +35,8 @@ export const itIT: Record<MessageKey, string> = {
   'validation.oneOf': 'Il campo “{field}” deve assumere uno dei seguenti valori: {options}.',
   'validation.loginAccount': 'Il campo “{field}” deve contenere da 6 a 64 lettere o cifre.',
   'validation.invalid': 'Il campo “{field}” non è valido.',
+  'validation.controlCharacter':
+    'Il campo “{field}” contiene un carattere di controllo invisibile; lo rimuova e riprovi.',
   'validation.body': 'Impossibile leggere il corpo della richiesta.',
   'validation.tooLarge': 'La richiesta è troppo grande.',
   'idempotency.keyInvalid': "L'intestazione Idempotency-Key deve avere da 1 a 128 caratteri visibili.",

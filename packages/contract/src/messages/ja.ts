@@ -35,6 +35,7 @@ export const ja: Record<MessageKey, string> = {
   'validation.oneOf': '{field}には次のいずれかを指定してください：{options}。',
   'validation.loginAccount': '{field}は 6～64 文字の英数字で入力してください。',
   'validation.invalid': '{field}が無効です。',
+  'validation.controlCharacter': '{field}に目に見えない制御文字が含まれています。削除してからもう一度お試しください。',
   'validation.body': 'リクエストの内容を読み取れませんでした。',
   'validation.tooLarge': 'リクエストのサイズが大きすぎます。',
   'idempotency.keyInvalid': 'Idempotency-Key ヘッダーは 1～128 文字の表示可能な文字である必要があります。',

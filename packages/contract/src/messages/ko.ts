@@ -34,6 +34,7 @@ export const ko: Record<MessageKey, string> = {
   'validation.oneOf': '{field} 항목은 다음 중 하나여야 합니다: {options}.',
   'validation.loginAccount': '{field} 항목은 영문자 또는 숫자 6~64자여야 합니다.',
   'validation.invalid': '{field} 항목이 유효하지 않습니다.',
+  'validation.controlCharacter': '{field} 항목에 보이지 않는 제어 문자가 있습니다. 삭제한 후 다시 시도하세요.',
   'validation.body': '요청 본문을 읽을 수 없습니다.',
   'validation.tooLarge': '요청 크기가 너무 큽니다.',
   'idempotency.keyInvalid': 'Idempotency-Key 헤더는 1~128자의 표시 가능한 문자여야 합니다.',

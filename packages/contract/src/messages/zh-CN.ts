@@ -39,6 +39,7 @@ export const zhCN: Record<MessageKey, string> = {
   'validation.oneOf': '{field}必须是以下之一：{options}。',
   'validation.loginAccount': '{field}须为 6 到 64 位字母或数字。',
   'validation.invalid': '{field}无效。',
+  'validation.controlCharacter': '{field}包含不可见的控制字符，请删除后重试。',
   'validation.body': '无法读取请求内容。',
   'validation.tooLarge': '请求内容过大。',
   'idempotency.keyInvalid': 'Idempotency-Key 请求头须为 1 到 128 个可见字符。',
