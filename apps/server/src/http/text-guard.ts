@@ -6,8 +6,8 @@ import { AppError } from './app-error.ts';
  * not part of a pair. PostgreSQL refuses NUL in text (an inner 500 before this guard), and none of
  * them is ever typed into a form: they only arrive from scripts and attacks.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is this guard's purpose
 const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is this guard's purpose
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first text value (by its path, e.g. `contacts.1.name`) holding a forbidden character. */
