@@ -2,7 +2,6 @@ import { CONSOLE_ROUTES, CONSTANTS, queryProviderList, type ConsoleRoute } from 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  avatarMenu,
   closeDialog,
   menuPaths,
   launchBrowser,
@@ -132,14 +131,19 @@ describe.skipIf(!hasChromium)('console shell (browser)', () => {
     await context.close();
   });
 
-  it('changes the password from the avatar menu, then only the new one signs in', async () => {
-    const senior = await createAccount(server, { userName: 'seniorPwd', role: 'SENIOR_ROLE' });
+  it('makes an account with a generated password change it first, then only the new one signs in', async () => {
+    const senior = await createAccount(server, {
+      userName: 'seniorPwd',
+      role: 'SENIOR_ROLE',
+      keepGeneratedPassword: true,
+    });
     const newPassword = 'Vigil#Senior42';
     const { page, problems, context } = await session();
     const result = await signIn(page, senior);
     expect(result.mustChangePassword).toBe(true);
 
-    await avatarMenu(page, text('en-US', 'avatar.changePassword'));
+    // A generated password must be replaced first: the dialog opens by itself and cannot be closed.
+    await page.getByTestId('password-forced').waitFor();
     const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('password-dialog') });
     await dialog.getByTestId('old-password').fill(senior.password);
     await dialog.getByTestId('new-password').fill(newPassword);

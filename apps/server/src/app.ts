@@ -19,6 +19,7 @@ import { auditHandlers } from './modules/audit/audit.routes.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { authHandlers } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { LoginGuard } from './modules/auth/login-guard.ts';
 import { LoginThrottle } from './modules/auth/login-throttle.ts';
 import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
@@ -61,16 +62,39 @@ export const buildServices = (deps: AppDeps) => {
   const store = new SessionStore(db, clock);
   // Accounts check provider existence and providers create login accounts: break the cycle with a late reference.
   const late: { providers?: ProviderService } = {};
-  const accounts = new AccountService(db, clock, audit, store, (ids, tx) => {
-    if (!late.providers) throw new Error('provider service not wired');
-    return late.providers.existing(ids, tx);
-  });
+  const loginGuard = new LoginGuard(db, clock);
+  const accounts = new AccountService(
+    db,
+    clock,
+    audit,
+    store,
+    (ids, tx) => {
+      if (!late.providers) throw new Error('provider service not wired');
+      return late.providers.existing(ids, tx);
+    },
+    (subject, tx) => {
+      if (!late.providers) throw new Error('provider service not wired');
+      return late.providers.scopeFor(subject, tx);
+    },
+    loginGuard,
+  );
   const providers = new ProviderService(db, clock, audit, accounts, store);
   late.providers = providers;
   const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers);
   const rsa = new RsaKeyService(settings);
   const throttle = new LoginThrottle(config.loginRateLimitPerMinute, clock);
-  const auth = new AuthService(clock, accounts, providers, store, sessions, rsa, audit, throttle, config.ssoSecret);
+  const auth = new AuthService(
+    clock,
+    accounts,
+    providers,
+    store,
+    sessions,
+    rsa,
+    audit,
+    throttle,
+    config.ssoSecret,
+    loginGuard,
+  );
   const system = new SystemService(db, clock, settings, providers, audit);
   const facility = buildFacility(db, clock, audit, providers);
   const residents = new ResidentService(db, clock, audit, facility.occupancy);

@@ -31,6 +31,11 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * the first answer instead of creating twice (docs/api-conventions.md).
    */
   creates?: boolean;
+  /**
+   * Answered while the account must still replace a generated password; every other call is
+   * refused with `password.mustChange` until it does (docs/api-conventions.md).
+   */
+  beforePasswordChange?: boolean;
   /** Types only, never present at run time: lets an Endpoint carry the call's types without its schemas. */
   readonly types?: { request: z.input<Req>; result: z.output<Res> };
 }

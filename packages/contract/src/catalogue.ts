@@ -1,5 +1,5 @@
 import type { CallDef } from './call.ts';
-import { changeProvider, insertAccount, operateAccount, queryAccountList } from './calls/account.ts';
+import { changeProvider, insertAccount, operateAccount, queryAccountList, unlockAccount } from './calls/account.ts';
 import { adminLogin, adminLogout, adminPublicKey, adminSession, adminSso, adminUpdatePassword } from './calls/auth.ts';
 import {
   deleteProvider,
@@ -34,6 +34,7 @@ export const calls = {
   insertAccount,
   operateAccount,
   changeProvider,
+  unlockAccount,
   getPlatformName,
   postPlatformName,
   uploadLogo,

@@ -75,6 +75,11 @@ export const changeProvider: EndpointOf<Calls['changeProvider']> = {
   input: 'json',
   loginSensitive: true,
 };
+export const unlockAccount: EndpointOf<Calls['unlockAccount']> = {
+  method: 'POST',
+  path: '/account/unlock',
+  input: 'json',
+};
 export const getPlatformName: EndpointOf<Calls['getPlatformName']> = {
   method: 'GET',
   path: '/system/platformName/get',

@@ -120,6 +120,23 @@ export const sessions = pgTable(
   ],
 );
 
+/**
+ * Failed sign-ins (and wrong old passwords) per login name — existing or not, in lower case — and
+ * client address. Five within 15 minutes lock that name from that address only, so a stranger
+ * cannot lock a real user out, and unknown names are counted exactly like known ones.
+ */
+export const loginFailures = pgTable(
+  'login_failure',
+  {
+    userName: text('user_name').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull(),
+    firstFailedAt: ts('first_failed_at').notNull(),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [primaryKey({ columns: [t.userName, t.ip] }), index('login_failure_ip').on(t.ip, t.firstFailedAt)],
+);
+
 /** Fast-login signatures already used; kept past the accepted clock skew, then purged. */
 export const ssoNonces = pgTable('sso_nonce', {
   signature: text('signature').primaryKey(),

@@ -19,6 +19,8 @@ export interface Caller {
   /** Provider chosen with /account/changeProvider. */
   currentProviderId: number | null;
   socketKey: string;
+  /** The account still has a generated password: only the calls that replace it are answered. */
+  mustChangePassword: boolean;
 }
 
 export const canSeeProvider = (scope: ProviderScope, providerId: number | null): boolean =>

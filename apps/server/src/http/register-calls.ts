@@ -20,6 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fileTooLarge } from './app-error.ts';
 import type { CallContext } from './call-context.ts';
 import type { Caller } from './caller.ts';
+import { redactedError } from './log-redaction.ts';
 import { refuseControlCharacters } from './text-guard.ts';
 import { idempotencyKeyOf, type IdempotencyGuard } from './idempotency.ts';
 
@@ -127,6 +128,10 @@ const authorise = async (
   }
   const caller = outcome.caller;
   if (Array.isArray(call.auth) && !call.auth.includes(caller.role)) throw new AppError(Status.FAILED, 'no_permission');
+  // A generated password was shown to whoever created the account: nothing works until it is replaced.
+  if (caller.mustChangePassword && !call.beforePasswordChange) {
+    throw new AppError(Status.FAILED, 'password.mustChange');
+  }
   return caller;
 };
 
@@ -168,7 +173,6 @@ export const registerCalls = (
         try {
           const caller = await authorise(call, tokenOf(request), authenticator);
           const raw = await rawInput(call, request);
-          refuseControlCharacters(raw, lang);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) {
             const first = parsed.error.issues[0];
@@ -178,6 +182,8 @@ export const registerCalls = (
             const invalid = new AppError(Status.INVALID_INPUT, described.key, described.params);
             throw described.field === 'body' ? invalid : invalid.on(described.field);
           }
+          // After the schema, whose own rules (a device ID's format, a name's characters) speak first.
+          refuseControlCharacters(parsed.data, lang);
           const ctx: CallContext = {
             caller,
             lang,
@@ -255,6 +261,6 @@ export const toAppError = (error: unknown, request: FastifyRequest): AppError =>
   if (statusCode === 400 || statusCode === 403 || statusCode === 404) {
     return new AppError(Status.FAILED, 'not_found', {}, 404);
   }
-  request.log.error({ err: error }, 'call failed');
+  request.log.error({ err: redactedError(error) }, 'call failed');
   return new AppError(Status.SERVER_ERROR, 'server_error');
 };

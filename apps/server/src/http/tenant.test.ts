@@ -16,6 +16,7 @@ const caller = (over: Partial<Caller>): Caller => ({
   scope: { all: false, ids: [10, 11, 12] },
   currentProviderId: 10,
   socketKey: 'k',
+  mustChangePassword: false,
   ...over,
 });
 const keyOf = (fn: () => unknown) => {

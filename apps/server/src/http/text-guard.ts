@@ -10,24 +10,25 @@ const FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- matching control characters is this guard's purpose
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The first text value (by its path, e.g. `contacts.1.name`) holding a forbidden character. */
-export const forbiddenTextAt = (
-  value: unknown,
-  path: readonly (string | number)[] = [],
-): (string | number)[] | null => {
-  if (typeof value === 'string') return FORBIDDEN.test(value) ? [...path] : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = forbiddenTextAt(item, [...path, i]);
-      if (found) return found;
+/** The first text value (by its path, e.g. `contacts.1.name`) holding a forbidden character; iterative, so no depth overflows it. */
+export const forbiddenTextAt = (value: unknown): (string | number)[] | null => {
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value: current, path } = next;
+    if (typeof current === 'string') {
+      if (FORBIDDEN.test(current)) return path;
+      continue;
     }
-    return null;
-  }
-  // Uploaded files carry bytes, which are checked by their own readers.
-  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = FORBIDDEN.test(key) ? [...path, key] : forbiddenTextAt(item, [...path, key]);
-    if (found) return found;
+    // Uploaded files carry bytes, which are checked by their own readers.
+    if (current === null || typeof current !== 'object' || current instanceof Uint8Array) continue;
+    const entries: [string | number, unknown][] = Array.isArray(current)
+      ? current.map((item, i): [number, unknown] => [i, item])
+      : Object.entries(current);
+    // Reversed onto the stack so the first field is looked at first.
+    for (const [key, item] of entries.reverse()) {
+      if (typeof key === 'string' && FORBIDDEN.test(key)) return [...path, key];
+      pending.push({ value: item, path: [...path, key] });
+    }
   }
   return null;
 };

@@ -22,6 +22,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reachWithin } from '../modules/providers/provider.policy.ts';
 import { accountProviders, accounts, providers } from '../db/schema.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from './harness.ts';
 import { mergeObjects, seedFacility } from './tenancy-facility.ts';
@@ -459,17 +460,25 @@ describe.each(dbTargets())('tenancy matrix (%s)', (target) => {
       }
       await checkWrites(`${subject.label} → ${plan.name}, one of its refused variants (TENANCY_STRICT=1 pinpoints it)`);
     }
-    // No widening: nothing the subject created may see the foreign tenant (or everything).
+    // No widening: nothing the subject created or edited may see the foreign tenant, everything, or
+    // any provider the subject itself does not see (a limited administrator's unlimited account).
     const me = await app.services.accounts.findByUserName(subject.userName);
-    const made = me ? await db.select().from(accounts).where(eq(accounts.createdBy, me.id)) : [];
-    for (const row of made) {
-      const scope = await app.services.providers.scopeFor({
+    const reachOf = async (row: typeof accounts.$inferSelect) =>
+      app.services.providers.scopeFor({
         role: row.role as Role,
         providerId: row.providerId,
         permissionType: row.permissionType,
         permittedProviderIds: await app.services.accounts.permittedProviderIds(row.id),
       });
-      if (scope.all || scope.ids.some((id) => world.foreignTarget.providerIds.includes(id))) {
+    const mine = me ? await reachOf(me) : { all: false as const, ids: [] };
+    const made = me ? await db.select().from(accounts).where(eq(accounts.createdBy, me.id)) : [];
+    for (const row of made) {
+      const scope = await reachOf(row);
+      if (
+        scope.all ||
+        scope.ids.some((id) => world.foreignTarget.providerIds.includes(id)) ||
+        !reachWithin(mine, scope)
+      ) {
         findings.push(`WIDENED ${subject.label} created ${row.role} ${row.userName} seeing ${JSON.stringify(scope)}`);
       }
     }
@@ -485,6 +494,41 @@ describe.each(dbTargets())('tenancy matrix (%s)', (target) => {
     },
     300_000,
   );
+
+  it('escalation: a limited administrator gives no account or provider more reach than its own', async () => {
+    const login = await app.call(adminLogin, { userName: 'aPlatBiz', passWord: PASSWORD });
+    const token = login.data?.token ?? '';
+    const me = await app.services.accounts.findByUserName('aPlatBiz');
+    const [groupId] = me ? await app.services.accounts.permittedProviderIds(me.id) : [];
+    if (groupId === undefined) throw new Error('aPlatBiz has no data permission');
+    // Bound to A-Group without a limit it would see A-Group's class 2 providers too (issue 8, point 24).
+    const unlimited = await app.call(
+      insertAccount,
+      { userName: 'escalatedGov', nickName: 'x', role: 'GOVERNMENT', passWord: PASSWORD, providerId: groupId },
+      { token },
+    );
+    expect(unlimited.msgKey).toBe('account.reachTooWide');
+    const limited = await app.call(
+      insertAccount,
+      {
+        userName: 'narrowGov',
+        nickName: 'x',
+        role: 'GOVERNMENT',
+        passWord: PASSWORD,
+        providerId: groupId,
+        permissionType: 1,
+        providerIds: [groupId],
+      },
+      { token },
+    );
+    expect(limited.status).toBe(Status.OK);
+    const provider = await app.call(
+      insertProvider,
+      { name: 'Escalated Home', userName: 'escalatedHome', passWord: PASSWORD, parentId: groupId },
+      { token },
+    );
+    expect(provider.msgKey).toBe('account.reachTooWide');
+  });
 
   // Mutation checks, last because they damage the foreign tenant: an unscoped service must fail the matrix.
   it('matrix self-test: an audit query that forgets the caller scope is reported as a leak', async () => {

@@ -7,6 +7,8 @@ import { api } from '../shared/api/client.ts';
 import { landingFor, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { useSessionRefresh } from '../shared/session/useSessionRefresh.ts';
+import { useSession } from '../shared/session/session-store.ts';
+import { PasswordDialog } from './PasswordDialog.tsx';
 import { StorageKey, storage } from '../shared/storage.ts';
 import { UnsavedChangesGuard } from '../shared/ui/UnsavedChangesGuard.tsx';
 import { Navbar } from './Navbar.tsx';
@@ -55,6 +57,7 @@ export const AppLayout = () => {
   const access = useAccess();
   useBranding();
   useSessionRefresh();
+  const mustChangePassword = useSession().info?.mustChangePassword === true;
 
   useEffect(() => {
     const route = routeForPath(location.pathname);
@@ -91,6 +94,7 @@ export const AppLayout = () => {
         <TagsView />
         <Layout.Content className="app-content">
           <UnsavedChangesGuard />
+          {mustChangePassword && <PasswordDialog open forced onClose={() => undefined} />}
           <Outlet />
         </Layout.Content>
       </Layout>

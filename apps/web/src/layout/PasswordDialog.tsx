@@ -1,5 +1,5 @@
 import { adminLogin, adminUpdatePassword } from '@vigil/contract/browser';
-import { App, Form, Input, Modal } from 'antd';
+import { Alert, App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ApiError, loginRedirectPath } from '../shared/api/client.ts';
@@ -8,7 +8,19 @@ import { sessionStore, useSession } from '../shared/session/session-store.ts';
 import { useFormSubmit } from '../shared/ui/useFormSubmit.ts';
 import { passwordFormIssue, type PasswordFields } from './password-form.ts';
 
-export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+/**
+ * Changes the signed-in account's password. `forced`: the account still has a generated password,
+ * which the server refuses every other call for, so the dialog cannot be closed.
+ */
+export const PasswordDialog = ({
+  open,
+  onClose,
+  forced = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  forced?: boolean;
+}) => {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -59,7 +71,19 @@ export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () =
       okText={t('common.confirm')}
       cancelText={t('common.cancel')}
       destroyOnHidden
+      {...(forced
+        ? { closable: false, maskClosable: false, keyboard: false, cancelButtonProps: { style: { display: 'none' } } }
+        : {})}
     >
+      {forced && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('password.mustChange')}
+          style={{ marginBottom: 16 }}
+          data-testid="password-forced"
+        />
+      )}
       <Form {...submit.formProps} layout="vertical" data-testid="password-dialog" autoComplete="off">
         <input type="text" name="username" autoComplete="username" value={userName} readOnly hidden />
         <Form.Item name="oldPassword" label={t('password.old')}>

@@ -20,6 +20,10 @@ export const AccountSchema = z.object({
   remark: z.string().nullable(),
   lastLoginTime: z.string().nullable(),
   createTime: z.string(),
+  lockedUntil: z
+    .string()
+    .nullable()
+    .describe('Sign-in locked after failed passwords until this time (from at least one address); null: not locked'),
 });
 export type Account = z.infer<typeof AccountSchema>;
 
@@ -94,4 +98,17 @@ export const changeProvider = defineCall({
   summary: 'Choose the provider the session works on (class 1 and multi-provider accounts)',
   tag: 'account',
   loginSensitive: true,
+});
+
+export const unlockAccount = defineCall({
+  method: 'POST',
+  path: '/account/unlock',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
+  input: 'json',
+  request: z.object({ userName: z.string().trim().min(1).max(64).describe('Login account to unlock') }),
+  result: z.object({ cleared: z.number().int().describe('Addresses whose lock or failure count was lifted') }),
+  summary:
+    'Lift the sign-in lock of an account the caller manages (its own accounts, or the login account of a provider ' +
+    'it manages), from every address. Documented extra.',
+  tag: 'account',
 });

@@ -81,6 +81,7 @@ export const adminLogout = defineCall({
   request: z.object({}),
   result: nothing,
   summary: 'End the current session',
+  beforePasswordChange: true,
   tag: 'auth',
 });
 
@@ -97,6 +98,7 @@ export const adminUpdatePassword = defineCall({
   }),
   result: nothing,
   summary: 'Change the signed-in account password; every session of the account ends',
+  beforePasswordChange: true,
   tag: 'auth',
   loginSensitive: true,
 });
@@ -123,6 +125,7 @@ export const adminSession = defineCall({
   request: z.object({}),
   result: SessionInfoSchema,
   summary: 'Session data of the current token (role, menus, providers) for a reloaded console',
+  beforePasswordChange: true,
   tag: 'auth',
   loginSensitive: true,
 });

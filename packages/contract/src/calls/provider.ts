@@ -18,6 +18,11 @@ export const ProviderSchema = z.object({
   enabled: z.boolean(),
   remark: z.string().nullable(),
   createTime: z.string(),
+  loginLockedUntil: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('In lists: the login account is locked after failed passwords until this time; /account/unlock lifts it'),
 });
 export type Provider = z.infer<typeof ProviderSchema>;
 

@@ -13,6 +13,7 @@ export const getPlatformName = defineCall({
   request: z.object({}),
   result: PlatformSettingSchema,
   summary: "Platform name and logo; with a session, the caller's provider branding when it has one",
+  beforePasswordChange: true,
   tag: 'system',
 });
 

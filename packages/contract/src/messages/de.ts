@@ -20,6 +20,8 @@ export const de: Record<MessageKey, string> = {
   'sso.signature': 'Die Signatur der Schnellanmeldung ist ungültig.',
   'sso.replayed': 'Dieser Link zur Schnellanmeldung wurde bereits verwendet.',
   'password.old_wrong': 'Das alte Passwort ist falsch.',
+  'password.mustChange':
+    'Dieses Konto hat noch das erzeugte Anfangspasswort: Ändern Sie es, bevor Sie etwas anderes tun.',
   'password.security': 'Dieses Passwort ist zu gängig. Bitte wählen Sie ein anderes.',
   'password.rules':
     'Das Passwort muss 8 bis 16 Zeichen lang sein und eine Ziffer, einen Kleinbuchstaben, einen Großbuchstaben und ein Sonderzeichen enthalten.',
@@ -55,6 +57,8 @@ export const de: Record<MessageKey, string> = {
   'account.exists': 'Dieser Benutzername existiert bereits.',
   'account.cancelled': 'Das Konto wurde aufgelöst.',
   'account.roleNotAllowed': 'Sie können kein Konto mit dieser Rolle anlegen oder bearbeiten.',
+  'account.reachTooWide':
+    'Einem Konto können keine Träger außerhalb Ihrer eigenen Datenberechtigung freigegeben werden.',
   'account.self': 'Ihr eigenes Konto können Sie hier nicht deaktivieren oder zurücksetzen.',
   'account.providerRequired': 'Wählen Sie den Träger aus, zu dem dieses Konto gehört.',
   'platformName.length': 'Der Plattformname muss 1 bis 20 Zeichen lang sein.',

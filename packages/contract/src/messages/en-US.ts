@@ -21,6 +21,7 @@ export const enUS = {
   'sso.signature': 'The fast-login signature is not valid.',
   'sso.replayed': 'This fast-login link has already been used.',
   'password.old_wrong': 'The old password is wrong.',
+  'password.mustChange': 'This account still has its generated initial password: change it before doing anything else.',
   'password.security': 'This password is too common. Choose another one.',
   'password.rules':
     'The password must be 8 to 16 characters with a digit, a lowercase letter, an uppercase letter and a special character.',
@@ -53,6 +54,7 @@ export const enUS = {
   'account.exists': 'The login account already exists.',
   'account.cancelled': 'The account has been cancelled.',
   'account.roleNotAllowed': 'You cannot create or edit an account with this role.',
+  'account.reachTooWide': 'An account cannot be given access to providers outside your own data permission.',
   'account.self': 'You cannot disable or reset your own account here.',
   'account.providerRequired': 'Choose the provider this account belongs to.',
   'platformName.length': 'The platform name must be 1 to 20 characters.',

@@ -18,6 +18,7 @@ export const fr: Record<MessageKey, string> = {
   'sso.signature': 'La signature de connexion rapide n’est pas valide.',
   'sso.replayed': 'Ce lien de connexion rapide a déjà été utilisé.',
   'password.old_wrong': 'L’ancien mot de passe est incorrect.',
+  'password.mustChange': 'Ce compte a encore son mot de passe initial généré : changez-le avant toute autre action.',
   'password.security': 'Ce mot de passe est trop courant. Veuillez en choisir un autre.',
   'password.rules':
     'Le mot de passe doit comporter de 8 à 16 caractères, dont un chiffre, une minuscule, une majuscule et un caractère spécial.',
@@ -50,6 +51,8 @@ export const fr: Record<MessageKey, string> = {
   'account.exists': 'Cet identifiant de connexion existe déjà.',
   'account.cancelled': 'Ce compte a été clôturé.',
   'account.roleNotAllowed': 'Vous ne pouvez ni créer ni modifier un compte ayant ce rôle.',
+  'account.reachTooWide':
+    'Un compte ne peut pas accéder à des prestataires en dehors de vos propres droits sur les données.',
   'account.self': 'Vous ne pouvez ni désactiver ni réinitialiser votre propre compte ici.',
   'account.providerRequired': 'Choisissez le prestataire auquel ce compte est rattaché.',
   'platformName.length': 'Le nom de la plateforme doit comporter de 1 à 20 caractères.',

@@ -17,6 +17,7 @@ export const itIT: Record<MessageKey, string> = {
   'sso.signature': 'La firma dell’accesso rapido non è valida.',
   'sso.replayed': 'Questo link di accesso rapido è già stato utilizzato.',
   'password.old_wrong': 'La vecchia password non è corretta.',
+  'password.mustChange': 'Questo account ha ancora la password iniziale generata: la cambi prima di fare altro.',
   'password.security': 'Questa password è troppo comune. Sceglierne un’altra.',
   'password.rules':
     'La password deve contenere da 8 a 16 caratteri, con almeno una cifra, una lettera minuscola, una lettera maiuscola e un carattere speciale.',
@@ -52,6 +53,7 @@ export const itIT: Record<MessageKey, string> = {
   'account.exists': 'L’account di accesso esiste già.',
   'account.cancelled': 'L’account è stato chiuso.',
   'account.roleNotAllowed': 'Non è possibile creare o modificare un account con questo ruolo.',
+  'account.reachTooWide': 'Non è possibile dare a un account accesso a enti gestori fuori dai Suoi permessi sui dati.',
   'account.self': 'Non è possibile disattivare o reimpostare qui il proprio account.',
   'account.providerRequired': 'Selezionare l’ente gestore a cui appartiene questo account.',
   'platformName.length': 'Il nome della piattaforma deve contenere da 1 a 20 caratteri.',

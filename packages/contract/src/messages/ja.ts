@@ -18,6 +18,8 @@ export const ja: Record<MessageKey, string> = {
   'sso.signature': 'クイックログインの署名が無効です。',
   'sso.replayed': 'このクイックログインのリンクはすでに使用されています。',
   'password.old_wrong': '現在のパスワードが正しくありません。',
+  'password.mustChange':
+    'このアカウントは自動生成された初期パスワードのままです。ほかの操作の前にパスワードを変更してください。',
   'password.security': 'このパスワードは一般的すぎます。別のパスワードを選んでください。',
   'password.rules': 'パスワードは 8～16 文字で、数字・英小文字・英大文字・記号をそれぞれ 1 文字以上含めてください。',
   'password.same': '新しいパスワードは現在のパスワードと異なるものにしてください。',
@@ -50,6 +52,8 @@ export const ja: Record<MessageKey, string> = {
   'account.exists': 'このログインアカウントはすでに存在します。',
   'account.cancelled': 'このアカウントは抹消されています。',
   'account.roleNotAllowed': 'このロールのアカウントを作成または編集することはできません。',
+  'account.reachTooWide':
+    'ご自身のデータ権限の範囲外にあるサービス事業者へのアクセスを、アカウントに付与することはできません。',
   'account.self': 'ここではご自身のアカウントを無効化またはリセットすることはできません。',
   'account.providerRequired': 'このアカウントが所属するサービス事業者を選択してください。',
   'platformName.length': 'プラットフォーム名は 1～20 文字で入力してください。',

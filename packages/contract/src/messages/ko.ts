@@ -17,6 +17,8 @@ export const ko: Record<MessageKey, string> = {
   'sso.signature': '간편 로그인 서명이 유효하지 않습니다.',
   'sso.replayed': '이미 사용된 간편 로그인 링크입니다.',
   'password.old_wrong': '기존 비밀번호가 올바르지 않습니다.',
+  'password.mustChange':
+    '이 계정은 아직 자동 생성된 초기 비밀번호를 사용 중입니다. 다른 작업 전에 비밀번호를 변경하세요.',
   'password.security': '너무 흔한 비밀번호입니다. 다른 비밀번호를 선택해 주세요.',
   'password.rules': '비밀번호는 숫자, 영문 소문자, 영문 대문자, 특수 문자를 모두 포함한 8~16자여야 합니다.',
   'password.same': '새 비밀번호는 기존 비밀번호와 달라야 합니다.',
@@ -48,6 +50,7 @@ export const ko: Record<MessageKey, string> = {
   'account.exists': '로그인 계정이 이미 존재합니다.',
   'account.cancelled': '해지된 계정입니다.',
   'account.roleNotAllowed': '이 역할의 계정은 생성하거나 수정할 수 없습니다.',
+  'account.reachTooWide': '계정에 본인의 데이터 권한 밖에 있는 서비스 기관에 대한 접근 권한을 줄 수 없습니다.',
   'account.self': '여기에서는 본인 계정을 사용 중지하거나 초기화할 수 없습니다.',
   'account.providerRequired': '이 계정이 소속될 기관을 선택해 주세요.',
   'platformName.length': '플랫폼 이름은 1~20자여야 합니다.',

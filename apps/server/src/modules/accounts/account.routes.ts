@@ -7,11 +7,11 @@ import type { RsaKeyService } from '../auth/rsa-key.service.ts';
 export const accountHandlers = (
   accounts: AccountService,
   rsa: RsaKeyService,
-): Pick<Handlers, 'queryAccountList' | 'insertAccount' | 'operateAccount'> => ({
+): Pick<Handlers, 'queryAccountList' | 'insertAccount' | 'operateAccount' | 'unlockAccount'> => ({
   async queryAccountList(input, ctx) {
     const { rows, total } = await accounts.list(callerOf(ctx), input);
     return {
-      rows: rows.map(({ account, providerName, providerIds }) => ({
+      rows: rows.map(({ account, providerName, providerIds, lockedUntil }) => ({
         id: account.id,
         userName: account.userName,
         nickName: account.displayName,
@@ -24,6 +24,7 @@ export const accountHandlers = (
         remark: account.remark,
         lastLoginTime: account.lastLoginAt?.toISOString() ?? null,
         createTime: account.createdAt.toISOString(),
+        lockedUntil: lockedUntil?.toISOString() ?? null,
       })),
       total,
       pageNum: input.pageNum,
@@ -40,4 +41,5 @@ export const accountHandlers = (
       ctx.ip,
     ),
   operateAccount: (input, ctx) => accounts.operate(callerOf(ctx), input.id, input, ctx.ip),
+  unlockAccount: (input, ctx) => accounts.unlock(callerOf(ctx), input.userName, ctx.ip),
 });

@@ -2,12 +2,14 @@ import { CREATABLE_ROLES, isPlatformRole, type Role } from '@vigil/contract';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
 import { fail, forbidden, invalid, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { canSeeProvider, type Caller, type ProviderScope } from '../../http/caller.ts';
+import { reachWithin, type ScopeSubject } from '../providers/provider.policy.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { generatePassword, webPasswordProblem } from '../auth/password.policy.ts';
 import { hashPassword } from '../auth/password-hasher.ts';
 import type { SessionStore } from '../auth/session.store.ts';
 import { afterFailure, lockedMinutes, type LockoutState } from '../auth/lockout.policy.ts';
+import type { LoginGuard } from '../auth/login-guard.ts';
 import { AccountRepository, type AccountRow, type NewAccountRow } from './account.repository.ts';
 
 export interface NewAccount {
@@ -31,6 +33,8 @@ export interface AccountEdit {
 
 /** Providers a platform caller names must exist; wired to the provider module by the composition root. */
 export type ProviderExistence = (ids: readonly number[], tx: Executor) => Promise<boolean>;
+/** The providers an account with these settings would see; wired to the provider module. */
+export type ReachOf = (subject: ScopeSubject, tx: Executor) => Promise<ProviderScope>;
 
 export class AccountService {
   private readonly repo = new AccountRepository();
@@ -40,7 +44,43 @@ export class AccountService {
     private readonly audit: AuditService,
     private readonly sessions: SessionStore,
     private readonly providersExist: ProviderExistence,
+    private readonly reachOf: ReachOf,
+    private readonly guard: LoginGuard,
   ) {}
+
+  /** Sign-in locks in force, by login name in lower case. */
+  lockedUntil(userNames: readonly string[]): Promise<Map<string, Date>> {
+    return this.guard.lockedUntil(userNames);
+  }
+
+  /**
+   * Lifts an account's sign-in lock from every address. Who manages the account may: its creator's
+   * kind (manageable), or whoever manages the provider it is the login account of.
+   */
+  async unlock(caller: Caller, userName: string, ip: string): Promise<{ cleared: number }> {
+    const account = await this.repo.findByUserName(this.db, userName);
+    const providerLogin =
+      account !== undefined &&
+      (account.role === 'ONE_ROLE' || account.role === 'TWO_ROLE') &&
+      account.providerId !== caller.providerId &&
+      canSeeProvider(caller.scope, account.providerId) &&
+      (isPlatformRole(caller.role) || caller.role === 'ONE_ROLE');
+    if (!account || !(this.manageable(caller, account) || providerLogin)) throw notFound();
+    const cleared = await this.guard.unlock(account.userName);
+    await this.audit.byCaller(caller, ip, 'account.unlock', {
+      type: 'account',
+      id: account.id,
+      providerId: account.providerId,
+      detail: { userName: account.userName, cleared },
+    });
+    return { cleared };
+  }
+
+  /** Refuses settings that would let an account see a provider its creator or editor does not see. */
+  private async checkReach(caller: Caller, subject: ScopeSubject, tx: Executor): Promise<void> {
+    if (caller.scope.all) return;
+    if (!reachWithin(caller.scope, await this.reachOf(subject, tx))) throw fail('account.reachTooWide');
+  }
 
   findById(id: number, tx: Executor = this.db) {
     return this.repo.findById(tx, id);
@@ -108,7 +148,8 @@ export class AccountService {
     const row = await this.repo.insert(tx, {
       ...values,
       passwordHash: await hashPassword(trustedPassword ?? password ?? initialPassword ?? ''),
-      mustChangePassword: password === undefined,
+      // A generated password was seen by whoever created the account; an operator's own is not.
+      mustChangePassword: password === undefined && trustedPassword === undefined,
       createdAt: now,
       updatedAt: now,
     });
@@ -126,6 +167,7 @@ export class AccountService {
       updatedAt: this.clock.now(),
     });
     await this.sessions.revokeAccounts([account.id], 'password-reset', tx);
+    await this.guard.unlock(account.userName, tx);
     return password;
   }
 
@@ -195,7 +237,15 @@ export class AccountService {
       this.db,
       rows.map((r) => r.account.id),
     );
-    return { rows: rows.map((r) => ({ ...r, providerIds: permitted.get(r.account.id) ?? [] })), total };
+    const locks = await this.guard.lockedUntil(rows.map((r) => r.account.userName));
+    return {
+      rows: rows.map((r) => ({
+        ...r,
+        providerIds: permitted.get(r.account.id) ?? [],
+        lockedUntil: locks.get(r.account.userName.toLowerCase()) ?? null,
+      })),
+      total,
+    };
   }
 
   async create(caller: Caller, input: NewAccount, ip: string) {
@@ -219,6 +269,11 @@ export class AccountService {
         if (!canSeeProvider(caller.scope, providerId)) throw forbidden();
       }
       await this.checkDataPermission(caller, input.providerIds, tx);
+      await this.checkReach(
+        caller,
+        { role: input.role, providerId, permissionType: input.permissionType, permittedProviderIds: input.providerIds },
+        tx,
+      );
       const { row, initialPassword } = await this.createWithPassword(
         tx,
         {
@@ -258,6 +313,16 @@ export class AccountService {
       switch (edit.type) {
         case 'edit': {
           if (edit.providerIds) await this.checkDataPermission(caller, edit.providerIds, tx);
+          await this.checkReach(
+            caller,
+            {
+              role: account.role as Role,
+              providerId: account.providerId,
+              permissionType: edit.permissionType ?? account.permissionType,
+              permittedProviderIds: edit.providerIds ?? (await this.repo.permittedProviderIds(tx, id)),
+            },
+            tx,
+          );
           await this.repo.update(tx, id, {
             ...(edit.nickName === undefined ? {} : { displayName: edit.nickName }),
             ...(edit.permissionType === undefined ? {} : { permissionType: edit.permissionType }),

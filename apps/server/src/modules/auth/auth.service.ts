@@ -8,6 +8,7 @@ import type { AccountRow } from '../accounts/account.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { lockedMinutes } from './lockout.policy.ts';
+import type { LoginGuard } from './login-guard.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { burnVerification, hashPassword, verifyPassword } from './password-hasher.ts';
 import { webPasswordProblem } from './password.policy.ts';
@@ -34,6 +35,7 @@ export class AuthService {
     private readonly audit: AuditService,
     private readonly throttle: LoginThrottle,
     private readonly ssoSecret: string | undefined,
+    private readonly guard: LoginGuard,
   ) {}
 
   private throttled(ip: string): void {
@@ -47,34 +49,27 @@ export class AuthService {
   ): Promise<LoginResult> {
     this.throttled(origin.ip);
     const password = input.rsa ? this.rsa.decrypt(input.passWord) : input.passWord;
+    await this.guard.assertOpen(input.userName, origin.ip);
     const account = await this.accounts.findByUserName(input.userName);
-    if (!account) {
-      await burnVerification(password);
+    // Known and unknown names take the same path: one hash verification, one counted failure,
+    // one audit row, the same answer — neither the message nor the time tells names apart.
+    const verified = account
+      ? await verifyPassword(account.passwordHash, password)
+      : await burnVerification(password).then(() => false);
+    if (!account || !verified) {
+      const next = await this.guard.failed(input.userName, origin.ip);
       await this.audit.record({
-        actorId: null,
-        actorName: input.userName,
-        providerId: null,
-        action: 'login.failed',
-        ip: origin.ip,
-        detail: { reason: 'unknown-account' },
-      });
-      throw wrongCredentials();
-    }
-    const now = this.clock.now();
-    const minutes = lockedMinutes(account, now);
-    if (minutes > 0) throw fail('login.locked', { minutes });
-    if (!(await verifyPassword(account.passwordHash, password))) {
-      const next = await this.accounts.recordLoginFailure(account.id, now);
-      await this.audit.record({
-        actorId: account.id,
-        actorName: account.userName,
-        providerId: account.providerId,
+        actorId: account?.id ?? null,
+        actorName: account?.userName ?? input.userName,
+        providerId: account?.providerId ?? null,
         action: next.lockedUntil ? 'login.locked' : 'login.failed',
         ip: origin.ip,
+        detail: { reason: account ? 'wrong-password' : 'unknown-account' },
       });
-      if (next.lockedUntil) throw fail('login.locked', { minutes: lockedMinutes(next, now) });
+      if (next.lockedUntil) throw fail('login.locked', { minutes: lockedMinutes(next, this.clock.now()) });
       throw wrongCredentials();
     }
+    await this.guard.succeeded(input.userName, origin.ip);
     return this.open(account, input.from, origin, 'login');
   }
 
@@ -143,7 +138,11 @@ export class AuthService {
     const newPassword = input.rsa ? this.rsa.decrypt(input.newPassWord) : input.newPassWord;
     const account = await this.accounts.findById(caller.accountId);
     if (!account) throw new AppError(Status.SESSION_INVALID, 'session.invalid');
+    // Guessing the old password is guessing the password: it counts towards the same lockout.
+    await this.guard.assertOpen(account.userName, ip);
     if (!(await verifyPassword(account.passwordHash, oldPassword))) {
+      const next = await this.guard.failed(account.userName, ip);
+      if (next.lockedUntil) throw fail('login.locked', { minutes: lockedMinutes(next, this.clock.now()) });
       throw new AppError(Status.OLD_PASSWORD_WRONG, 'password.old_wrong');
     }
     const problem = webPasswordProblem(newPassword);

@@ -33,8 +33,8 @@ describe.each(dbTargets())('POST /admin/login (%s)', (target) => {
     expect(data.providerId).toBeNull();
     expect(data.domain).toBeNull();
     expect(data.permissionType).toBe(0);
-    // The bootstrap administrator is asked to replace the password it was configured with.
-    expect(data.mustChangePassword).toBe(true);
+    // The operator chose this password (VIGIL_ADMIN_PASSWORD): nothing to replace.
+    expect(data.mustChangePassword).toBe(false);
   });
 
   it('gives every login its own token and socket key', async () => {

@@ -61,6 +61,7 @@ export class SessionService implements Authenticator {
       scope,
       currentProviderId: session.currentProviderId,
       socketKey: session.socketKey,
+      mustChangePassword: account.mustChangePassword,
     };
     return { kind: 'ok', caller };
   }

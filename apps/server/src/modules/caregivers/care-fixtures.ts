@@ -1,4 +1,4 @@
-import { adminLogin, insertNursing } from '@vigil/contract';
+import { adminLogin, adminUpdatePassword, insertNursing } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { accounts, emergencyContacts, residents } from '../../db/schema.ts';
 import { makeProvider } from '../../test/fixtures.ts';
@@ -72,3 +72,21 @@ export const makeCaregiver = async (
 /** Signs a caregiver in from the app; answers the raw login envelope. */
 export const appLogin = (app: TestApp, userName: string, passWord: string) =>
   app.call(adminLogin, { userName, passWord, from: 'APP' });
+
+/**
+ * A caregiver's app session ready for work: a generated password answers nothing but its own
+ * replacement (issue 8, point 27), so the caregiver replaces it first, as the app makes them.
+ */
+export const appSessionAfterPasswordChange = async (app: TestApp, userName: string, initialPassword: string) => {
+  const first = await app.call(adminLogin, { userName, passWord: initialPassword, from: 'APP' });
+  const token = first.data?.token ?? '';
+  const chosen = 'Carer#Chosen2026';
+  const changed = await app.call(
+    adminUpdatePassword,
+    { userName, oldPassWord: initialPassword, newPassWord: chosen },
+    { token },
+  );
+  if (changed.status !== 200) throw new Error(`password change of ${userName}: ${changed.status} ${changed.msg}`);
+  const next = await app.call(adminLogin, { userName, passWord: chosen, from: 'APP' });
+  return next.data?.token ?? '';
+};

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.ts';
 import { makeAccount, STRONG_PASSWORD } from '../../test/fixtures.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
-import { appLogin, careWorld, contactExists, makeCaregiver, seedContact, seedResident } from './care-fixtures.ts';
+import {
+  appSessionAfterPasswordChange,
+  careWorld,
+  contactExists,
+  makeCaregiver,
+  seedContact,
+  seedResident,
+} from './care-fixtures.ts';
 
 describe.each(dbTargets())('relatives’ bindings: /app/deleteUserFamily (%s)', (target) => {
   let app: TestApp;
@@ -55,7 +62,7 @@ describe.each(dbTargets())('relatives’ bindings: /app/deleteUserFamily (%s)', 
     const mine = await seedResident(app, world.home.id, 'Looked After');
     const notMine = await seedResident(app, world.home.id, 'Not Looked After');
     const carer = await makeCaregiver(app, world.homeToken, 'Family Carer', { residentIds: [mine] });
-    const token = (await appLogin(app, carer.userName, carer.initialPassword)).data?.token ?? '';
+    const token = await appSessionAfterPasswordChange(app, carer.userName, carer.initialPassword);
     const other = await seedContact(app, notMine, '13833334444');
     const refused = await app.call(deleteUserFamily, { id: other }, { token });
     expect(refused.msgKey).toBe('not_found');

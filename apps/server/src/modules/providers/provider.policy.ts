@@ -33,3 +33,16 @@ export const canManageProvider = (
   if (isPlatformRole(caller.role)) return true;
   return caller.role === 'ONE_ROLE' && caller.providerId !== null && target.parentId === caller.providerId;
 };
+
+/**
+ * An account may only be given reach its creator (or editor) has itself: every provider the new
+ * account would see must be one the caller sees. Without this a platform administrator limited to
+ * provider A could create an unlimited business account bound to A that also sees A's class 2
+ * providers (issue 8, point 24).
+ */
+export const reachWithin = (caller: ProviderScope, proposed: ProviderScope): boolean => {
+  if (caller.all) return true;
+  if (proposed.all) return false;
+  const seen = new Set(caller.ids);
+  return proposed.ids.every((id) => seen.has(id));
+};

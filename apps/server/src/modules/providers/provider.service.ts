@@ -56,8 +56,8 @@ export class ProviderService {
     return (await this.repo.byIds(tx, unique)).length === unique.length;
   }
 
-  async scopeFor(subject: ScopeSubject): Promise<ProviderScope> {
-    const own = subject.providerId === null ? [] : await this.repo.ownAndSubordinateIds(this.db, subject.providerId);
+  async scopeFor(subject: ScopeSubject, tx: Executor = this.db): Promise<ProviderScope> {
+    const own = subject.providerId === null ? [] : await this.repo.ownAndSubordinateIds(tx, subject.providerId);
     return scopeOf(subject, own);
   }
 
@@ -119,7 +119,14 @@ export class ProviderService {
       enabled: q.enabled,
       ids: this.manageableIds(caller),
     });
-    return { rows: rows.map((r) => this.presentRow(r.provider, r.userName, r.parentName)), total };
+    const locks = await this.accounts.lockedUntil(rows.flatMap((r) => (r.userName ? [r.userName] : [])));
+    return {
+      rows: rows.map((r) => ({
+        ...this.presentRow(r.provider, r.userName, r.parentName),
+        loginLockedUntil: (r.userName && locks.get(r.userName.toLowerCase())?.toISOString()) || null,
+      })),
+      total,
+    };
   }
 
   async get(caller: Caller, id: number) {
@@ -140,6 +147,9 @@ export class ProviderService {
       if (caller.role === 'ONE_ROLE') parentId = caller.providerId;
       else if (isPlatformRole(caller.role)) parentId = input.parentId ?? null;
       else throw forbidden();
+      // A platform account limited by data permission would not see the new provider, whose login
+      // account would then see more than its creator: only unlimited platform accounts create providers.
+      if (isPlatformRole(caller.role) && !caller.scope.all) throw fail('account.reachTooWide');
       if (parentId !== null) {
         const parent = await this.repo.findById(tx, parentId);
         if (!parent || parent.providerClass !== 1 || !parent.enabled || !canSeeProvider(caller.scope, parent.id)) {

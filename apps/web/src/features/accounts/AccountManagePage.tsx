@@ -16,6 +16,7 @@ import { useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
+import { LoginLock } from '../../shared/ui/LoginLock.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
@@ -159,7 +160,12 @@ const AccountManagePage = () => {
     {
       title: t('common.status'),
       dataIndex: 'enabled',
-      render: (enabled: boolean) => <EnabledTag enabled={enabled} />,
+      render: (enabled: boolean, row) => (
+        <Space size={4} wrap>
+          <EnabledTag enabled={enabled} />
+          <LoginLock userName={row.userName} lockedUntil={row.lockedUntil} listKey={['accounts']} />
+        </Space>
+      ),
     },
     { title: t('accounts.lastLogin'), dataIndex: 'lastLoginTime' },
     {

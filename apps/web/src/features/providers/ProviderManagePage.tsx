@@ -18,6 +18,7 @@ import { encryptPassword } from '../../shared/api/rsa.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { SESSION_QUERY_KEY } from '../../shared/session/useSessionRefresh.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
+import { LoginLock } from '../../shared/ui/LoginLock.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
@@ -174,7 +175,14 @@ const ProviderManagePage = () => {
     {
       title: t('common.status'),
       dataIndex: 'enabled',
-      render: (enabled: boolean) => <EnabledTag enabled={enabled} />,
+      render: (enabled: boolean, row) => (
+        <Space size={4} wrap>
+          <EnabledTag enabled={enabled} />
+          {row.userName && (
+            <LoginLock userName={row.userName} lockedUntil={row.loginLockedUntil} listKey={['providers']} />
+          )}
+        </Space>
+      ),
     },
     { title: t('common.createTime'), dataIndex: 'createTime' },
     {
