@@ -20,6 +20,8 @@ import { AuditService } from './modules/audit/audit.service.ts';
 import { authHandlers } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { LoginGuard } from './modules/auth/login-guard.ts';
+import { SessionPurge } from './modules/auth/session-purge.ts';
+import { redactedError } from './http/log-redaction.ts';
 import { LoginThrottle } from './modules/auth/login-throttle.ts';
 import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
@@ -101,7 +103,9 @@ export const buildServices = (deps: AppDeps) => {
   const care = buildCare(db, clock, audit, accounts, providers);
   const devices = buildDeviceServices({ db, clock, config, audit, providers });
   const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
+  const sessionPurge = new SessionPurge(db, clock, config.sessionIdleMs, loginGuard);
   return {
+    sessionPurge,
     audit,
     settings,
     store,
@@ -142,6 +146,9 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     dataDir: deps.config.dataDir,
     log: (message) => app.log.warn(message),
   });
+  // Ended sessions and stale failure counts go away while the server runs.
+  services.sessionPurge.start((error) => app.log.error({ err: redactedError(error) }, 'session purge failed'));
+  app.addHook('onClose', async () => services.sessionPurge.stop());
 
   await app.register(formbody);
   await app.register(multipart);

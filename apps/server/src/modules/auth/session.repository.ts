@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { accounts, providers, sessions, ssoNonces } from '../../db/schema.ts';
@@ -71,5 +71,14 @@ export class SessionRepository {
     await db
       .delete(sessions)
       .where(sql`${sessions.lastSeenAt} < ${idleBefore} or ${sessions.revokedAt} < ${idleBefore}`);
+  }
+
+  /** Deletes sessions revoked, or unused, before `before`; how many went. */
+  async purge(db: Executor, revokedBefore: Date, idleBefore: Date): Promise<number> {
+    const gone = await db
+      .delete(sessions)
+      .where(or(lt(sessions.revokedAt, revokedBefore), lt(sessions.lastSeenAt, idleBefore)))
+      .returning({ id: sessions.id });
+    return gone.length;
   }
 }
