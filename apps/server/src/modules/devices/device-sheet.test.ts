@@ -109,11 +109,15 @@ describe.each(dbTargets())('device spreadsheets (%s)', (target) => {
 
     const ok = await upload(
       deviceBatchAdd,
-      [DEVICE_HEADER, ['SH-1', 'BM8701-2', 'Bed 1', 'wifi'], ['sh-2', '49', '', '', 'by code']],
+      [DEVICE_HEADER, ['SH-1', 'BM8701-2', 'Bed 1', 'Wi-Fi'], ['sh-2', '49', '', 'WLAN', 'by code']],
       w.aHome.token,
     );
     expect(ok.status, ok.msg).toBe(200);
     expect(await deviceIds(w.aHome.token)).toEqual([...before, 'SH-1', 'SH-2'].sort());
+    // The labels the screens show, in any language, read as the mode they name (issue 8, point 13).
+    const listed = await app.call(deviceCalls.getDeviceList, { pageNum: 1, pageSize: 50 }, { token: w.aHome.token });
+    const modes = Object.fromEntries((listed.data?.rows ?? []).map((d) => [d.deviceId, d.commMode]));
+    expect([modes['SH-1'], modes['SH-2']]).toEqual(['wifi', 'wifi']);
   });
 
   it('adds gateway hosts, then pairs infrared detectors to them', async () => {
@@ -161,7 +165,7 @@ describe.each(dbTargets())('device spreadsheets (%s)', (target) => {
     const rows = sheetRows(file);
     expect(rows[0]).toEqual([...DEVICE_HEADER, 'Online status', 'Bed', 'Resident', 'Provider']);
     expect(rows.slice(1).map((r) => r.slice(0, 5))).toEqual([
-      ['SH-2', 'BM8701-2', '', '', 'by code'],
+      ['SH-2', 'BM8701-2', '', 'wifi', 'by code'],
       ['SH-1', 'BM8701-2', 'Bed 1', 'wifi', ''],
     ]);
     // Removed from this provider, the exported rows add the same devices back.
@@ -172,7 +176,7 @@ describe.each(dbTargets())('device spreadsheets (%s)', (target) => {
     expect(again.status, again.msg).toBe(200);
     expect(again.data).toEqual({ imported: 2 });
     expect(notesOf(await app.download(deviceExcelModel, {}, { token: w.aHome.token }))).toContain(
-      'Communication mode: one of wifi, nb-iot, 4g, zigbee, lora, ble, ethernet.',
+      'Communication mode: one of Wi-Fi, NB-IoT, 4G, Zigbee, LoRa, Bluetooth LE, Ethernet.',
     );
   });
 });

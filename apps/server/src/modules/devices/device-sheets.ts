@@ -1,4 +1,4 @@
-import { DEVICE_COMM_MODES, DEVICE_TYPES, translate, type DeviceKind, type Language } from '@vigil/contract';
+import { DEVICE_COMM_MODES, DEVICE_TYPES, LANGUAGES, translate, type DeviceKind, type Language } from '@vigil/contract';
 import { text } from '../spreadsheet/cells.ts';
 import { defineSheet, type ColumnNote } from '../spreadsheet/sheet-import.ts';
 import type { CellParser } from '../spreadsheet/table-parser.ts';
@@ -23,14 +23,30 @@ const typeNote = (kinds?: readonly DeviceKind[]): ColumnNote => ({
   },
 });
 
-/** Communication modes are technical codes (wifi, 4g …), the same in every language. */
-const commMode: CellParser<string> = (value) => {
-  const v = value.trim().toLowerCase();
-  return (DEVICE_COMM_MODES as readonly string[]).includes(v)
-    ? { ok: true, value: v }
-    : { ok: false, reason: 'import.cell.oneOf', params: { options: DEVICE_COMM_MODES.join(', ') } };
+const squash = (text: string) => text.replace(/[\s_-]+/g, '').toLowerCase();
+/** Every word a communication mode may be written as: its code and its label on the screens in any language. */
+const COMM_MODE_WORDS = new Map<string, (typeof DEVICE_COMM_MODES)[number]>(
+  DEVICE_COMM_MODES.flatMap((mode) => [
+    [squash(mode), mode] as const,
+    ...LANGUAGES.map((lang) => [squash(translate(lang, `commMode.${mode}`)), mode] as const),
+  ]),
+);
+
+/** A communication mode as a code (wifi, 4g …) or as the screens show it ("Wi-Fi", "WLAN", "以太网"). */
+const commMode: CellParser<string> = (value, lang) => {
+  const mode = COMM_MODE_WORDS.get(squash(value));
+  return mode
+    ? { ok: true, value: mode }
+    : {
+        ok: false,
+        reason: 'import.cell.oneOf',
+        params: { options: DEVICE_COMM_MODES.map((m) => translate(lang, `commMode.${m}`)).join(', ') },
+      };
 };
-const commModeNote: ColumnNote = { key: 'sheet.note.oneOf', params: () => ({ options: DEVICE_COMM_MODES.join(', ') }) };
+const commModeNote: ColumnNote = {
+  key: 'sheet.note.oneOf',
+  params: (lang) => ({ options: DEVICE_COMM_MODES.map((m) => translate(lang, `commMode.${m}`)).join(', ') }),
+};
 
 const deviceId = text(64);
 const name = text(64);

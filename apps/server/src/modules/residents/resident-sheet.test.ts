@@ -187,6 +187,24 @@ describe.each(dbTargets())('resident spreadsheets (%s)', (target) => {
     expect(await names(home.token)).toEqual(before);
   });
 
+  it('reports a bad optional cell and a broken rule of the same row together (issue 8, point 13)', async () => {
+    const res = await importResidents([
+      row('Two Problems', {
+        'Medical history': 'flu',
+        'Emergency contact': 'X',
+        'Emergency contact phone': '123',
+        'Emergency contact relation': 'friend',
+      }),
+    ]);
+    expect([res.status, res.msgKey]).toEqual([400, 'import.rowErrors']);
+    const problems = (res.data as unknown as Refusal).problems.map((p) => [p.row, p.column]);
+    // Before, the phone appeared only once the medical history had been fixed.
+    expect(problems).toEqual([
+      [2, 'Medical history'],
+      [2, 'Emergency contact phone'],
+    ]);
+  });
+
   it('asks before registering a name that exists, and registers it when confirmed', async () => {
     const ask = await importResidents([row('Alan Turing', { Gender: 'male' }), row('Katherine Johnson')]);
     expect([ask.status, ask.msgKey]).toEqual([300, 'import.sameNameConfirm']);

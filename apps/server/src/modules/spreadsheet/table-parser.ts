@@ -34,7 +34,8 @@ const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 /**
  * Maps the header row to columns (in any order, labels of any language), then parses every
  * row, collecting every problem rather than stopping at the first: a failing import must
- * report all bad rows at once.
+ * report all bad rows at once. `records` holds every row whose required cells read well (the
+ * others cannot be checked further); callers refuse the file when `problems` is not empty.
  */
 export const parseTable = <C extends Columns>(rows: SheetRows, columns: C, lang: Language): ParsedTable<C> => {
   const [header = [], ...body] = rows;
@@ -57,7 +58,9 @@ export const parseTable = <C extends Columns>(rows: SheetRows, columns: C, lang:
   body.forEach((cells, i) => {
     const row = i + 2;
     const values: Record<string, unknown> = {};
-    let good = true;
+    // A row whose required cells read well is still checked by the domain when an optional cell
+    // failed (that cell left empty), so every problem of the row is reported at once.
+    let requiredRead = true;
     for (const [key, column] of Object.entries(columns)) {
       const at = index.get(key);
       const text = at === undefined ? '' : unneutralise(cells[at] ?? '').trim();
@@ -68,7 +71,7 @@ export const parseTable = <C extends Columns>(rows: SheetRows, columns: C, lang:
             column: translate(lang, column.header),
             reason: translate(lang, 'import.cell.required'),
           });
-          good = false;
+          requiredRead = false;
         }
         values[key] = null;
         continue;
@@ -81,10 +84,11 @@ export const parseTable = <C extends Columns>(rows: SheetRows, columns: C, lang:
           column: translate(lang, column.header),
           reason: translate(lang, result.reason, result.params),
         });
-        good = false;
+        values[key] = null;
+        if (column.required) requiredRead = false;
       }
     }
-    if (good) records.push({ row, values: values as RecordOf<C> });
+    if (requiredRead) records.push({ row, values: values as RecordOf<C> });
   });
   return { records, problems };
 };

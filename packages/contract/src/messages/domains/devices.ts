@@ -3,6 +3,13 @@ import { defineMessages } from '../define.ts';
 /** Devices, the device registry, gateways and the operator platform. */
 export const deviceMessages = defineMessages(
   {
+    'commMode.wifi': 'Wi-Fi',
+    'commMode.nb-iot': 'NB-IoT',
+    'commMode.4g': '4G',
+    'commMode.zigbee': 'Zigbee',
+    'commMode.lora': 'LoRa',
+    'commMode.ble': 'Bluetooth LE',
+    'commMode.ethernet': 'Ethernet',
     'device.idFormat': 'The device ID format is wrong: use digits, letters and - only.',
     'device.notRegistered': 'This device ID is not registered on the platform.',
     'device.typeMismatch': 'The device ID does not match the device type.',
@@ -60,6 +67,13 @@ export const deviceMessages = defineMessages(
     'field.emptyBed': 'Empty bed confirmation',
   },
   {
+    'commMode.wifi': 'Wi-Fi',
+    'commMode.nb-iot': 'NB-IoT',
+    'commMode.4g': '4G',
+    'commMode.zigbee': 'Zigbee',
+    'commMode.lora': 'LoRa',
+    'commMode.ble': '低功耗蓝牙',
+    'commMode.ethernet': '以太网',
     'device.idFormat': '设备编号格式错误：只能包含数字、字母和“-”。',
     'device.notRegistered': '设备编号未注册。',
     'device.typeMismatch': '设备编号与设备类型不匹配。',
