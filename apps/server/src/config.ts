@@ -20,7 +20,7 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   VIGIL_ADMIN_USER: z.string().trim().min(1).max(64).default('admin'),
-  VIGIL_ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8).max(128).optional()),
+  VIGIL_ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8).max(16).optional()),
   // Empty means unset (fast login off), like the other optional values.
   VIGIL_SSO_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),

@@ -15,3 +15,17 @@ export const passwordProblem = (password: string): 'security' | 'rules' | null =
   if (!/[^A-Za-z0-9]/.test(password) || /\s/.test(password)) return 'rules';
   return null;
 };
+
+/** Chinese (CJK) characters, which no password may hold on the login page. */
+const CHINESE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
+
+/**
+ * The login page's own check before anything is sent (spec document 2, section 5, login-page
+ * variant): 6 to 16 characters with no Chinese characters. Every password Vigil accepts or
+ * generates meets it (web passwords are 8–16, generated ones 16).
+ */
+export const loginPasswordProblem = (password: string): 'length' | 'chinese' | null => {
+  if (CHINESE.test(password)) return 'chinese';
+  if (password.length < 6 || password.length > 16) return 'length';
+  return null;
+};

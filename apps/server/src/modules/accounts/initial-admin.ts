@@ -23,7 +23,7 @@ export const ensureInitialAdmin = async (
   audit: AuditService,
   options: InitialAdminOptions,
 ): Promise<boolean> => {
-  const password = options.password ?? generatePassword(20);
+  const password = options.password ?? generatePassword(16);
   const created = await db.transaction(async (tx) => {
     // Several instances may start together on one PostgreSQL: only one creates the admin.
     await tx.execute(sql`select pg_advisory_xact_lock(7243120)`);

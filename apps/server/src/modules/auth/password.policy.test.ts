@@ -83,7 +83,7 @@ describe('generatePassword', () => {
     }
   });
 
-  it('makes longer passwords on request (the initial administrator gets 20 characters)', () => {
+  it('makes longer passwords on request', () => {
     const password = generatePassword(20);
     expect(password).toHaveLength(20);
     expect(/\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password)).toBe(true);

@@ -155,6 +155,17 @@ describe('LoginPage', () => {
     expect(requestsTo('/admin/login')).toEqual([]);
   });
 
+  it('checks the login-page rule (6 to 16 characters, no Chinese) before calling the server', async () => {
+    renderLogin();
+    fillIn('manager', 'abc12');
+    submit();
+    expect(await screen.findByText('The password has 6 to 16 characters')).toBeInTheDocument();
+    fillIn('manager', '密码Secret#123');
+    submit();
+    expect(await screen.findByText('The password cannot contain Chinese characters')).toBeInTheDocument();
+    expect(requestsTo('/admin/login')).toEqual([]);
+  });
+
   it('signs in with the RSA-encrypted password and goes to the landing page', async () => {
     renderLogin();
     fillIn('  carehome01 ', 'Secret#123');
@@ -177,7 +188,7 @@ describe('LoginPage', () => {
   it('shows the wrong-credentials text for status 102 and stays signed out', async () => {
     server.state.login = { status: 102, msg: 'Account or password wrong.', msgKey: 'login.wrong' };
     renderLogin();
-    fillIn('carehome01', 'wrong');
+    fillIn('carehome01', 'wrong-pass');
     submit();
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Account or password is wrong. If you cannot recover it, contact the administrator.',

@@ -1,4 +1,4 @@
-import { adminLogin, adminSso, type LoginResult } from '@vigil/contract/browser';
+import { adminLogin, adminSso, loginPasswordProblem, type LoginResult } from '@vigil/contract/browser';
 import { Button } from 'antd';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -69,6 +69,11 @@ export const LoginPage = () => {
     const problems = { userName: !account, passWord: !passWord };
     setMissing(problems);
     if (problems.userName || problems.passWord) return;
+    const rule = loginPasswordProblem(passWord);
+    if (rule) {
+      setError(t(rule === 'chinese' ? 'login.passwordNoChinese' : 'login.passwordLength'));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {

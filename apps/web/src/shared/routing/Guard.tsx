@@ -19,8 +19,12 @@ export const Guard = () => {
   const [loading, setLoading] = useState(false);
 
   useEffect(() => {
-    setUnauthorizedHandler(() => void navigate(loginRedirectPath(window.location), { replace: true }));
-  }, [navigate]);
+    setUnauthorizedHandler(() => {
+      // Spec document 2, section 8: "login invalid, log in again" — once, however many calls failed.
+      void message.warning({ key: 'session-ended', content: t('login.expired') });
+      void navigate(loginRedirectPath(window.location), { replace: true });
+    });
+  }, [navigate, message, t]);
 
   const decision = decideNavigation({
     path: location.pathname,
