@@ -409,6 +409,11 @@ export const insertCommunity: EndpointOf<Calls['insertCommunity']> = {
   input: 'json',
   creates: true,
 };
+export const updateCommunity: EndpointOf<Calls['updateCommunity']> = {
+  method: 'POST',
+  path: '/community/updateCommunity',
+  input: 'json',
+};
 export const queryCommunityList: EndpointOf<Calls['queryCommunityList']> = {
   method: 'POST',
   path: '/community/queryCommunityList',

@@ -256,6 +256,24 @@ export const insertCommunity = defineCall({
   tag: 'community',
 });
 
+export const updateCommunity = defineCall({
+  method: 'POST',
+  path: '/community/updateCommunity',
+  auth: CARE_MANAGERS,
+  input: 'json',
+  request: z.object({
+    id: intId,
+    name: line(64).min(1).describe('Unique within the provider'),
+    address: line(200).nullable().optional().describe('null clears it'),
+    contact: line(64).nullable().optional().describe('Contact person; null clears it'),
+    phone: phoneNumber.nullable().optional().describe('null clears it'),
+    remark: note.nullable().optional().describe('null clears it'),
+  }),
+  result: nothing,
+  summary: "Edit a community's name and details (its members and settings stay). Documented extra.",
+  tag: 'community',
+});
+
 export const queryCommunityList = defineCall({
   method: 'POST',
   path: '/community/queryCommunityList',
@@ -353,6 +371,7 @@ export const caregiverCalls = {
   deleteNursing,
   deleteUserFamily,
   insertCommunity,
+  updateCommunity,
   queryCommunityList,
   saveUserSleepConfig,
   saveUserSleepConfigs,

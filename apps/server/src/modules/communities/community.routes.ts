@@ -4,6 +4,7 @@ import type { CommunityService } from './community.service.ts';
 
 type CommunityCalls =
   | 'insertCommunity'
+  | 'updateCommunity'
   | 'queryCommunityList'
   | 'saveUserSleepConfig'
   | 'saveUserSleepConfigs'
@@ -13,6 +14,10 @@ type CommunityCalls =
 
 export const communityHandlers = (communities: CommunityService): Pick<Handlers, CommunityCalls> => ({
   insertCommunity: (input, ctx) => communities.create(callerOf(ctx), input, ctx.ip),
+  async updateCommunity(input, ctx) {
+    await communities.update(callerOf(ctx), input, ctx.ip);
+    return null;
+  },
   async queryCommunityList(input, ctx) {
     const { rows, total } = await communities.list(callerOf(ctx), input);
     return { rows, total, pageNum: input.pageNum, pageSize: input.pageSize };

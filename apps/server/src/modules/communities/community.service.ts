@@ -11,6 +11,15 @@ import type { ProviderService } from '../providers/provider.service.ts';
 import { levelConflict, mergeSleepConfigs, storedAlarmConfig, storedSleepConfigs } from './community.policy.ts';
 import { CommunityRepository, type CommunityRow, type MemberRef } from './community.repository.ts';
 
+export interface CommunityEdit {
+  id: number;
+  name: string;
+  address?: string | null | undefined;
+  contact?: string | null | undefined;
+  phone?: string | null | undefined;
+  remark?: string | null | undefined;
+}
+
 export interface NewCommunity {
   name: string;
   address?: string | undefined;
@@ -134,6 +143,34 @@ export class CommunityService {
     const row = await this.repo.lock(tx, id);
     if (!row) throw notFound();
     return row;
+  }
+
+  /** Renames a community or changes its details; members and settings stay. */
+  async update(caller: Caller, input: CommunityEdit, ip: string): Promise<void> {
+    await transact(
+      this.db,
+      async (tx) => {
+        const row = await this.locked(caller, input.id, tx);
+        const renamed = input.name.toLowerCase() !== row.name.toLowerCase();
+        if (renamed && (await this.repo.nameTaken(tx, row.providerId, input.name))) throw fail('community.exists');
+        await this.repo.update(tx, row.id, {
+          name: input.name,
+          ...(input.address === undefined ? {} : { address: input.address }),
+          ...(input.contact === undefined ? {} : { contact: input.contact }),
+          ...(input.phone === undefined ? {} : { phone: input.phone }),
+          ...(input.remark === undefined ? {} : { remark: input.remark }),
+          updatedAt: this.clock.now(),
+        });
+        await this.audit.byCaller(
+          caller,
+          ip,
+          'community.update',
+          { type: 'community', id: row.id, providerId: row.providerId, detail: { name: input.name, was: row.name } },
+          tx,
+        );
+      },
+      CONSTRAINTS,
+    );
   }
 
   async remove(caller: Caller, id: number, ip: string): Promise<void> {

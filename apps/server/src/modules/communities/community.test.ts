@@ -3,6 +3,7 @@ import {
   deleteNursing,
   getUserSleepConfig,
   insertCommunity,
+  updateCommunity,
   operateNursing,
   queryCommunityList,
   saveAlarmConfig,
@@ -48,6 +49,37 @@ describe.each(dbTargets())('communities (%s)', (target) => {
     world = await careWorld(app, 'Community');
   });
   afterAll(() => app?.close());
+
+  describe('editing (issue 8, point 11)', () => {
+    it('renames a community and changes or clears its details, keeping its members', async () => {
+      const id = await community(world.homeToken, 'Edit Lane', { contact: 'Ms Wu', phone: '13900001111' });
+      await seedResident(app, world.home.id, 'Edit Member', id);
+      const res = await app.call(
+        updateCommunity,
+        { id, name: 'Edit Court', contact: null, address: '1 Edit Court' },
+        { token: world.homeToken },
+      );
+      expect(res.status, res.msg).toBe(200);
+      expect(await one(world.homeToken, id)).toMatchObject({
+        name: 'Edit Court',
+        contact: null,
+        address: '1 Edit Court',
+        phone: '13900001111',
+        residentCount: 1,
+      });
+      // Its own name in another case is no clash; another community's name is.
+      expect((await app.call(updateCommunity, { id, name: 'EDIT court' }, { token: world.homeToken })).status).toBe(
+        200,
+      );
+      await community(world.homeToken, 'Taken Court');
+      const clash = await app.call(updateCommunity, { id, name: 'taken court' }, { token: world.homeToken });
+      expect(clash.msgKey).toBe('community.exists');
+      // Another tenant's community does not exist for the caller.
+      const foreign = await app.call(updateCommunity, { id, name: 'Hijacked' }, { token: world.otherToken });
+      expect(foreign.msgKey).toBe('not_found');
+      expect((await one(world.homeToken, id))?.name).toBe('EDIT court');
+    });
+  });
 
   describe('creating and listing', () => {
     it('creates a community and lists it with its resident count', async () => {

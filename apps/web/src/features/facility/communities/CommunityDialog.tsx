@@ -1,11 +1,11 @@
-import { insertCommunity } from '@vigil/contract/browser';
+import { insertCommunity, updateCommunity } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
 import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
-import { REMARK_MAX } from '../facility-model.ts';
+import { REMARK_MAX, type Community } from '../facility-model.ts';
 import { useProviderOptions } from '../useFacilityAccess.ts';
 import { COMMUNITY_LIMITS, hasControlChars, isValidPhone } from './community-rules.ts';
 
@@ -20,11 +20,17 @@ interface CommunityFields {
 
 const blankToUndefined = (value: string | undefined) => value?.trim() || undefined;
 
-/** Creates a community; a platform viewer names its provider. */
-export const CommunityDialog = (props: { platform: boolean; onClose: () => void; onSaved: () => void }) => {
+/** Creates a community (a platform viewer names its provider), or edits one: `community`. */
+export const CommunityDialog = (props: {
+  platform: boolean;
+  community?: Community;
+  onClose: () => void;
+  onSaved: () => void;
+}) => {
   const { t } = useTranslation('facility');
   const [form] = Form.useForm<CommunityFields>();
-  const providers = useProviderOptions(props.platform);
+  const editing = props.community;
+  const providers = useProviderOptions(props.platform && !editing);
 
   const oneLine = (max: number): Rule[] => [
     { max, message: t('rule.maxLength', { max }) },
@@ -35,15 +41,28 @@ export const CommunityDialog = (props: { platform: boolean; onClose: () => void;
   ];
 
   const save = useMutation({
-    mutationFn: (values: CommunityFields) =>
-      api(insertCommunity, {
+    mutationFn: async (values: CommunityFields) => {
+      if (editing) {
+        // An emptied field is cleared, not left as it was.
+        await api(updateCommunity, {
+          id: editing.id,
+          name: values.name.trim(),
+          address: blankToUndefined(values.address) ?? null,
+          contact: blankToUndefined(values.contact) ?? null,
+          phone: blankToUndefined(values.phone) ?? null,
+          remark: blankToUndefined(values.remark) ?? null,
+        });
+        return;
+      }
+      await api(insertCommunity, {
         name: values.name.trim(),
         address: blankToUndefined(values.address),
         contact: blankToUndefined(values.contact),
         phone: blankToUndefined(values.phone),
         remark: blankToUndefined(values.remark),
         providerId: values.providerId,
-      }),
+      });
+    },
     onSuccess: props.onSaved,
   });
   const submit = useFormSubmit(form, save.mutateAsync);
@@ -51,14 +70,29 @@ export const CommunityDialog = (props: { platform: boolean; onClose: () => void;
   return (
     <Modal
       open
-      title={t('community.create')}
+      title={editing ? t('community.edit', { name: editing.name }) : t('community.create')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       {...submit.modalProps(props.onClose)}
       mask={{ closable: false }}
     >
-      <Form<CommunityFields> layout="vertical" data-testid="community-form" {...submit.formProps}>
-        {props.platform && (
+      <Form<CommunityFields>
+        layout="vertical"
+        data-testid="community-form"
+        {...submit.formProps}
+        initialValues={
+          editing
+            ? {
+                name: editing.name,
+                address: editing.address ?? undefined,
+                contact: editing.contact ?? undefined,
+                phone: editing.phone ?? undefined,
+                remark: editing.remark ?? undefined,
+              }
+            : undefined
+        }
+      >
+        {props.platform && !editing && (
           <Form.Item
             name="providerId"
             label={t('field.provider')}

@@ -65,6 +65,7 @@ const baseRoutes = (): Record<string, Handler> => ({
     }),
   '/community/saveAlarmConfig': () => ok(null),
   '/community/insertCommunity': () => ok({ id: 5 }),
+  '/community/updateCommunity': () => ok(null),
 });
 
 let i18n: I18n;
@@ -124,6 +125,28 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
     await waitFor(() =>
       expect(server.last('/community/insertCommunity')).toEqual({ name: 'Oak Lane', phone: '+44 20 7946 0958' }),
     );
+  });
+
+  it('edits a community in place: the dialog starts from its values and clears an emptied field', async () => {
+    await open();
+    rowAction('Edit');
+    const name = within(dialog()).getByLabelText('Community name');
+    expect(name).toHaveValue('Maple Street');
+    expect(within(dialog()).getByLabelText('Contact person')).toHaveValue('Li Wei');
+    fireEvent.change(name, { target: { value: 'Maple Court' } });
+    fireEvent.change(within(dialog()).getByLabelText('Contact person'), { target: { value: '' } });
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() =>
+      expect(server.last('/community/updateCommunity')).toEqual({
+        id: 4,
+        name: 'Maple Court',
+        address: '12 Maple Street',
+        contact: null,
+        phone: '13800138000',
+        remark: null,
+      }),
+    );
+    expect(server.bodies('/community/insertCommunity')).toEqual([]);
   });
 
   it('asks the platform for the provider of a new community', async () => {

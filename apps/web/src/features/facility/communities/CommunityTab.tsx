@@ -14,9 +14,13 @@ import { CommunityDialog } from './CommunityDialog.tsx';
 import { SleepSettingsDialog } from './SleepSettingsDialog.tsx';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
 
-type Dialog = { kind: 'create' } | { kind: 'sleep'; community: Community } | { kind: 'alarm'; community: Community };
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; community: Community }
+  | { kind: 'sleep'; community: Community }
+  | { kind: 'alarm'; community: Community };
 
-/** Communities of community care providers: list, create, delete, members' sleep settings and alarm settings. */
+/** Communities of community care providers: list, create, edit, delete, members' sleep settings and alarm settings. */
 export const CommunityTab = ({ platform }: { platform: boolean }) => {
   const { t } = useTranslation('facility');
   const onError = useApiError();
@@ -78,6 +82,9 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
       key: 'actions',
       render: (_, c) => (
         <Space size={0} wrap>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', community: c })}>
+            {t('common.edit')}
+          </Button>
           <Button type="link" size="small" onClick={() => setDialog({ kind: 'sleep', community: c })}>
             {t('sleep.open')}
           </Button>
@@ -135,6 +142,14 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
       />
       {dialog?.kind === 'create' && (
         <CommunityDialog platform={platform} onClose={() => setDialog(null)} onSaved={saved} />
+      )}
+      {dialog?.kind === 'edit' && (
+        <CommunityDialog
+          platform={platform}
+          community={dialog.community}
+          onClose={() => setDialog(null)}
+          onSaved={saved}
+        />
       )}
       {dialog?.kind === 'sleep' && (
         <SleepSettingsDialog community={dialog.community} onClose={() => setDialog(null)} onSaved={saved} />
