@@ -514,8 +514,12 @@ export const planCall = (name: string, call: CallDef, refs: ProbeRefs): CallPlan
 // ---------------------------------------------------------------------------------------------
 // Foreign-row snapshot, driven by the schema: every table is linked to providers or accounts.
 
-/** Tables that hold no tenant data at all; any other table must link to a provider or account. */
-export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce']);
+/**
+ * Tables that hold no tenant data at all; any other table must link to a provider or account.
+ * `login_failure` counts failed sign-ins by typed name and address, known names or not (linking it
+ * to accounts would tell names apart); no call returns its rows, lists show only a listed account's lock.
+ */
+export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce', 'login_failure']);
 
 const PROVIDER_COLUMN = /(^|_)provider_id$/;
 const ACCOUNT_COLUMN = /(^|_)(account_id|actor_id|created_by|uploaded_by)$/;
