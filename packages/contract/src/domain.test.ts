@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePhone, RESIDENT_LIMITS, MAX_RESIDENTS_PER_CAREGIVER } from './domain.ts';
+import { insertNursing } from './calls/caregivers.ts';
+import { normalisePhone, RESIDENT_LIMITS } from './domain.ts';
 
 describe('normalisePhone (caregivers, emergency contacts, relatives’ logins)', () => {
   it.each([
@@ -28,7 +29,16 @@ describe('normalisePhone (caregivers, emergency contacts, relatives’ logins)',
 });
 
 describe('limits', () => {
-  it('a caregiver looks after as many residents as the resident rules allow', () => {
-    expect(RESIDENT_LIMITS.maxResidentsPerCarer).toBe(MAX_RESIDENTS_PER_CAREGIVER);
+  // The old test compared the constant with its own alias and could not fail: this one checks the
+  // caregiver call really refuses one resident more than the resident rules allow a caregiver.
+  it('a caregiver call takes as many residents as the resident rules allow, and refuses one more', () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const limit = RESIDENT_LIMITS.maxResidentsPerCarer;
+    const request = (n: number) =>
+      insertNursing.request.safeParse({ name: 'Li Na', phone: '13800138000', residentIds: ids(n) });
+    expect(request(limit).success).toBe(true);
+    const over = request(limit + 1);
+    expect(over.success).toBe(false);
+    expect(over.error?.issues[0]?.message).toBe('caregiver.residentLimit');
   });
 });

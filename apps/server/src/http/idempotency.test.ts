@@ -5,7 +5,8 @@ import { ManualClock } from '../clock.ts';
 import { idempotencyKeys, residents } from '../db/schema.ts';
 import { residentInput } from '../modules/residents/resident-fixtures.ts';
 import { makeProvider } from '../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../test/harness.ts';
+import { describeEachDb } from '../test/db-suites.ts';
 import { IdempotencyGuard, requestHash } from './idempotency.ts';
 import { IdempotencyRepository } from './idempotency.repository.ts';
 
@@ -25,7 +26,7 @@ describe('requestHash', () => {
   });
 });
 
-describe.each(dbTargets())('Idempotency-Key (%s)', (target) => {
+describeEachDb('Idempotency-Key (%s)', (target) => {
   let app: TestApp;
   let clock: ManualClock;
   let admin: string;

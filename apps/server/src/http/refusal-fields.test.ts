@@ -1,10 +1,11 @@
 import { insertProvider } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../test/harness.ts';
+import { describeEachDb } from '../test/db-suites.ts';
 
 /** A refusal about one request field names it in the envelope (`field`), so a form shows it there. */
-describe.each(dbTargets())('refusal fields (%s)', (target) => {
+describeEachDb('refusal fields (%s)', (target) => {
   let app: TestApp;
   let admin: string;
 

@@ -21,10 +21,11 @@ import {
 } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reachWithin } from '../modules/providers/provider.policy.ts';
 import { accountProviders, accounts, providers } from '../db/schema.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from './harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from './harness.ts';
+import { describeEachDb } from './db-suites.ts';
 import { mergeObjects, seedFacility } from './tenancy-facility.ts';
 import { seedCare } from './tenancy-care.ts';
 import { seedResidents } from './tenancy-residents.ts';
@@ -284,7 +285,7 @@ const planAll = (refs: ProbeRefs) => {
   return { plans, errors, skipped };
 };
 
-describe.each(dbTargets())('tenancy matrix (%s)', (target) => {
+describeEachDb('tenancy matrix (%s)', (target) => {
   let app: TestApp;
   let world: World;
   let planned: ReturnType<typeof planAll>;

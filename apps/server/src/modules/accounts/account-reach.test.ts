@@ -1,7 +1,8 @@
 import { insertAccount, operateAccount, queryProviderList, restProviderPwd, Status } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount, makeProvider, STRONG_PASSWORD } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { reachWithin } from '../providers/provider.policy.ts';
 
 describe('reachWithin', () => {
@@ -18,7 +19,7 @@ describe('reachWithin', () => {
  * Issue 8, point 24: an administrator limited to provider A created an unlimited business account
  * bound to A, which then saw A's class 2 provider and reset its password.
  */
-describe.each(dbTargets())('an account is never given more reach than its creator (%s)', (target) => {
+describeEachDb('an account is never given more reach than its creator (%s)', (target) => {
   let app: TestApp;
   let limited: string;
   let groupId: number;

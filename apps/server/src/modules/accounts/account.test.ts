@@ -13,11 +13,12 @@ import {
 } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount, makeProvider, STRONG_PASSWORD } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 type Who = { id: number; userName: string; password: string };
 
-describe.each(dbTargets())('accounts (%s)', (target) => {
+describeEachDb('accounts (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let adminId: number;

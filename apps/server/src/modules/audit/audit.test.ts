@@ -1,11 +1,12 @@
 import { insertProvider, operateAccount, operateProvider, queryAuditLog } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 type Who = { id: number; userName: string; password: string };
 
-describe.each(dbTargets())('audit log (%s)', (target) => {
+describeEachDb('audit log (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let p1: Who;

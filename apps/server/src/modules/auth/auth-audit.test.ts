@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { adminLogin, adminLogout, adminSso, adminUpdatePassword, queryAuditLog } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 
 const WRONG = 'Audit#Wrong2026';
 
-describe.each(dbTargets())('audit of logins and password changes (%s)', (target) => {
+describeEachDb('audit of logins and password changes (%s)', (target) => {
   let app: TestApp;
   let adminToken: string;
   let account: { id: number; userName: string; password: string };

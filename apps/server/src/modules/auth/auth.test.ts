@@ -1,8 +1,9 @@
 import { adminLogin, adminLogout, adminSession } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
-describe.each(dbTargets())('login basics (%s)', (target) => {
+describeEachDb('login basics (%s)', (target) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp(target);

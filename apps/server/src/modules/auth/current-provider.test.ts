@@ -1,13 +1,14 @@
 import { adminSession, changeProvider, getAreaList, insertArea } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 /**
  * The provider a class 1 account works in is the server's decision: the console shows it and every
  * care call reads and writes it (issue 8, point 1: data entered in "A" was stored under the parent).
  */
-describe.each(dbTargets())('the session current provider (%s)', (target) => {
+describeEachDb('the session current provider (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   beforeAll(async () => {

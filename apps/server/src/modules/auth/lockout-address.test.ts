@@ -6,10 +6,11 @@ import {
   Status,
   unlockAccount,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { ADDRESS_FAILURE_LIMIT } from './login-guard.ts';
 
 const WRONG = 'Wrong#Pass2026';
@@ -19,7 +20,7 @@ const WRONG = 'Wrong#Pass2026';
  * administrator's too) and only existing names, so names could be enumerated; old-password guesses
  * were free; an administrator could neither see nor lift a lock.
  */
-describe.each(dbTargets())('sign-in lockout by name and address (%s)', (target) => {
+describeEachDb('sign-in lockout by name and address (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   beforeAll(async () => {

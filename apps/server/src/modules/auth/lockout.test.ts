@@ -1,12 +1,13 @@
 import { adminLogin, operateAccount, Status } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 
 const MIN = 60_000;
 const WRONG = 'Wrong#Pass2026';
 
-describe.each(dbTargets())('login lockout (%s)', (target) => {
+describeEachDb('login lockout (%s)', (target) => {
   let app: TestApp;
   let adminToken: string;
   let seq = 0;

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { adminLogin, adminSso, Status } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 describe('LoginThrottle', () => {
@@ -71,7 +72,7 @@ describe('LoginThrottle', () => {
   });
 });
 
-describe.each(dbTargets())('per-address login rate limit (%s)', (target) => {
+describeEachDb('per-address login rate limit (%s)', (target) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp(target, { env: { LOGIN_RATE_LIMIT_PER_MINUTE: '3' } });

@@ -1,9 +1,10 @@
 import { adminLogin, adminSession, LoginResultSchema, operateAccount, operateProvider, Status } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount, makeProvider, STRONG_PASSWORD } from '../../test/fixtures.ts';
 
-describe.each(dbTargets())('POST /admin/login (%s)', (target) => {
+describeEachDb('POST /admin/login (%s)', (target) => {
   let app: TestApp;
   let adminToken: string;
   beforeAll(async () => {

@@ -6,11 +6,12 @@ import {
   queryProviderList,
   Status,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 /** Issue 8, point 27: a generated password had to be changed only if its owner felt like it. */
-describe.each(dbTargets())('an account with a generated password (%s)', (target) => {
+describeEachDb('an account with a generated password (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   beforeAll(async () => {

@@ -1,9 +1,10 @@
 import { adminLogin, adminSession, adminUpdatePassword, Status, WEAK_PASSWORDS } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 
-describe.each(dbTargets())('POST /admin/updatePassword (%s)', (target) => {
+describeEachDb('POST /admin/updatePassword (%s)', (target) => {
   let app: TestApp;
   let adminToken: string;
   let seq = 0;

@@ -1,14 +1,8 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { adminLogin, adminPublicKey, adminUpdatePassword, Status } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USER,
-  createTestApp,
-  dbTargets,
-  openTestDatabase,
-  type TestApp,
-} from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, openTestDatabase, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 
 const encrypt = (publicKey: string, text: string): string =>
@@ -23,7 +17,7 @@ const publicKeyOf = async (app: TestApp): Promise<string> => {
   return res.data.publicKey;
 };
 
-describe.each(dbTargets())('RSA login (%s)', (target) => {
+describeEachDb('RSA login (%s)', (target) => {
   let app: TestApp;
   let publicKey: string;
   beforeAll(async () => {
@@ -137,7 +131,7 @@ describe.each(dbTargets())('RSA login (%s)', (target) => {
   });
 });
 
-describe.each(dbTargets())('RSA key persistence (%s)', (target) => {
+describeEachDb('RSA key persistence (%s)', (target) => {
   it('keeps the key pair across a restart on the same database', async () => {
     const testDb = await openTestDatabase(target);
     try {

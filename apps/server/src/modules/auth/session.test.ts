@@ -1,6 +1,7 @@
 import { adminLogin, adminLogout, adminSession, Status } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 interface Body {
   status: number;
@@ -9,7 +10,7 @@ interface Body {
   data: { userName?: string } | null;
 }
 
-describe.each(dbTargets())('session tokens (%s)', (target) => {
+describeEachDb('session tokens (%s)', (target) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp(target);

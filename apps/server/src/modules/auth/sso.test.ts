@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { adminSession, adminSso, operateAccount, Status } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
 
 /** The harness default VIGIL_SSO_SECRET. */
@@ -20,7 +21,7 @@ const ssoInput = (app: TestApp, userName: string, offsetMs = 0) => {
   return { userName, timestamp, secretPassword: sign(userName, timestamp), from: 'PC' as const };
 };
 
-describe.each(dbTargets())('POST /admin/sso (%s)', (target) => {
+describeEachDb('POST /admin/sso (%s)', (target) => {
   let app: TestApp;
   let adminToken: string;
   beforeAll(async () => {
@@ -156,7 +157,7 @@ describe.each(dbTargets())('POST /admin/sso (%s)', (target) => {
   });
 });
 
-describe.each(dbTargets())('POST /admin/sso without a secret (%s)', (target) => {
+describeEachDb('POST /admin/sso without a secret (%s)', (target) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp(target, { env: { VIGIL_SSO_SECRET: '' } });

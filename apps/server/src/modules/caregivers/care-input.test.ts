@@ -16,7 +16,8 @@ import {
   type CallDef,
 } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { careWorld, makeCaregiver, seedResident } from './care-fixtures.ts';
 
 describe('phone numbers', () => {
@@ -91,7 +92,7 @@ const QUERY_CALLS: [CallDef, string][] = [
   [getUserSleepConfig, 'communityId=1&residentId'],
 ];
 
-describe.each(dbTargets())('caregiver and community calls answer bad input with a localised 400 (%s)', (target) => {
+describeEachDb('caregiver and community calls answer bad input with a localised 400 (%s)', (target) => {
   let app: TestApp;
   let token: string;
   let homeId: number;

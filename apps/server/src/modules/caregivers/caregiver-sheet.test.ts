@@ -1,13 +1,14 @@
 import { nursingBatchAdd, nursingExcelModel, nursingExportData, queryNursingList } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
 import { appLogin, careWorld, makeCaregiver } from './care-fixtures.ts';
 
 const HEADER = ['Name', 'Phone', 'Job', 'Level', 'App login account', 'Remark'];
 type Problems = { problems: { row: number; column: string; reason: string }[] };
 
-describe.each(dbTargets())('caregiver spreadsheets (%s)', (target) => {
+describeEachDb('caregiver spreadsheets (%s)', (target) => {
   let app: TestApp;
   let world: Awaited<ReturnType<typeof careWorld>>;
 

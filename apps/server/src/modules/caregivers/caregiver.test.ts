@@ -11,10 +11,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, caregivers, residentCaregivers } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { accountRow, appLogin, careWorld, freshPhone, makeCaregiver, seedResident } from './care-fixtures.ts';
 
-describe.each(dbTargets())('caregivers (%s)', (target) => {
+describeEachDb('caregivers (%s)', (target) => {
   let app: TestApp;
   let world: Awaited<ReturnType<typeof careWorld>>;
 

@@ -1,9 +1,10 @@
 import { adminLogin, deleteUserFamily } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.ts';
 import { makeAccount, STRONG_PASSWORD } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import {
   appSessionAfterPasswordChange,
   careWorld,
@@ -13,7 +14,7 @@ import {
   seedResident,
 } from './care-fixtures.ts';
 
-describe.each(dbTargets())('relatives’ bindings: /app/deleteUserFamily (%s)', (target) => {
+describeEachDb('relatives’ bindings: /app/deleteUserFamily (%s)', (target) => {
   let app: TestApp;
   let world: Awaited<ReturnType<typeof careWorld>>;
 

@@ -15,7 +15,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, communities, residents } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { careWorld, makeCaregiver, seedResident } from '../caregivers/care-fixtures.ts';
 
 const SLEEP = {
@@ -26,7 +27,7 @@ const SLEEP = {
   mattress: 'latex',
 } as const;
 
-describe.each(dbTargets())('communities (%s)', (target) => {
+describeEachDb('communities (%s)', (target) => {
   let app: TestApp;
   let world: Awaited<ReturnType<typeof careWorld>>;
 

@@ -3,7 +3,8 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deviceCommands } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import {
   addDevice,
   deviceWorld,
@@ -18,7 +19,7 @@ import {
 const { getDeviceList, restartDevice, updateInterval, updateAlgMode, forceInitSensor, heAddHost } = deviceCalls;
 
 /** Commands are queued durably for the device gateway (a later issue); nothing here claims delivery. */
-describe.each(dbTargets())('device commands (%s)', (target) => {
+describeEachDb('device commands (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 

@@ -1,6 +1,7 @@
 import { deviceCalls, type CallDef } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from './device-test-support.ts';
 
 const c = deviceCalls;
@@ -63,7 +64,7 @@ const HOSTILE_IDS = [
   '../A',
 ];
 
-describe.each(dbTargets())('device calls never fail with a server error (%s)', (target) => {
+describeEachDb('device calls never fail with a server error (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 

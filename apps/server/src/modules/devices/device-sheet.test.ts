@@ -9,15 +9,16 @@ import {
   heHostBatchAdd,
   heInfraredBatchAdd,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
 import { addDevice, deviceWorld, T, type DeviceWorld } from './device-test-support.ts';
 
 type Problems = { problems: { row: number; column: string; reason: string }[] };
 const DEVICE_HEADER = ['Device ID', 'Device type (model or code)', 'Device name', 'Communication mode', 'Remark'];
 
-describe.each(dbTargets())('device spreadsheets (%s)', (target) => {
+describeEachDb('device spreadsheets (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceCommands, providers } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import {
   addDevice,
   callerFor,
@@ -29,7 +30,7 @@ const {
   heInsertDevice,
 } = deviceCalls;
 
-describe.each(dbTargets())('devices (%s)', (target) => {
+describeEachDb('devices (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 

@@ -1,9 +1,10 @@
 import { deviceCalls, operateProvider } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deviceCommands } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import {
   addDevice,
   deviceWorld,
@@ -18,7 +19,7 @@ import {
 const { getDeviceList, heGetDeviceList, heAddHost, heInsertDevice, heReplaceDevice, heDeleteDevice, heChangProvider } =
   deviceCalls;
 
-describe.each(dbTargets())('gateway hosts and sub-devices (%s)', (target) => {
+describeEachDb('gateway hosts and sub-devices (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 

@@ -1,12 +1,13 @@
 import { deviceCalls } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeAccount } from '../../test/fixtures.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { addDevice, callerFor, deviceWorld, loadStock, T, type DeviceWorld } from './device-test-support.ts';
 
 const { deviceStockImport, deviceStockList, deviceStockRemove, deleteDevice } = deviceCalls;
 
-describe.each(dbTargets())('device registry (%s)', (target) => {
+describeEachDb('device registry (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
   let senior: string;

@@ -1,7 +1,8 @@
 import { bunkExcelModel, bunkExportData, bunkImportData, bunkList } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import * as XLSX from '@e965/xlsx';
 import { notesOf, sheetRows, uploadForm, workbook, zipWith } from '../spreadsheet/sheet-test-support.ts';
 import { makeDevice, makePlace } from './facility.fixtures.ts';
@@ -10,7 +11,7 @@ const HEADER_EN = ['Area / building', 'Floor / unit', 'Room', 'Bed', 'Mattress m
 const HEADER_ZH = ['区域/楼栋', '楼层/单元', '房间', '床位', '床垫材质', '设备编号'];
 type Problems = { problems: { row: number; column: string; reason: string }[] };
 
-describe.each(dbTargets())('bed spreadsheets (%s)', (target) => {
+describeEachDb('bed spreadsheets (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
   let other: { id: number; token: string };

@@ -25,9 +25,10 @@ import {
   userCheckIn,
   type CallDef,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 /** Values no field of these calls accepts: an object, a nested list, a huge string, a huge negative number. */
 const WRONG = [{ nested: { deep: 1 } }, [[]], 'x'.repeat(200_000), -1e308] as const;
@@ -64,7 +65,7 @@ const OPTIONAL_QUERY_CALLS: CallDef[] = [
   getBunkRoomList,
 ];
 
-describe.each(dbTargets())('facility calls refuse bad input with a localised 400 (%s)', (target) => {
+describeEachDb('facility calls refuse bad input with a localised 400 (%s)', (target) => {
   let app: TestApp;
   let token: string;
   let admin: string;

@@ -1,12 +1,13 @@
 import { getAreaWithRoomList, userCheckIn, updateBunk } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { bedRow, makeDevice, makePlace, makeResident, residentRow } from './facility.fixtures.ts';
 import type { Actor } from './occupancy.service.ts';
 
 /** The service methods other modules call: imports inside their transaction, placements, device unlinking. */
-describe.each(dbTargets())('facility services for other modules (%s)', (target) => {
+describeEachDb('facility services for other modules (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
   let stranger: { id: number; token: string };

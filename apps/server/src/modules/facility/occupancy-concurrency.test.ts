@@ -1,8 +1,9 @@
 import { batchAddBunk, bunkCheckOut, insertRoom, updateBunk, userCheckIn } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { beds as bedTable, residents as residentTable } from '../../db/schema.ts';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { bedRow, bedsHolding, makeDevice, makePlace, makeResident, residentRow } from './facility.fixtures.ts';
 
 /**
@@ -10,7 +11,7 @@ import { bedRow, bedsHolding, makeDevice, makePlace, makeResident, residentRow }
  * bed, a resident in at most one bed, and a resident is checked in exactly when a bed holds them.
  * On PostgreSQL the requests really overlap (a pool of connections); PGlite runs them one by one.
  */
-describe.each(dbTargets())('concurrent bed changes (%s)', (target) => {
+describeEachDb('concurrent bed changes (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
 

@@ -10,10 +10,11 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.ts';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { bedRow, bedsHolding, makeDevice, makePlace, makeResident, residentRow } from './facility.fixtures.ts';
 
-describe.each(dbTargets())('bed occupancy and the resident lifecycle (%s)', (target) => {
+describeEachDb('bed occupancy and the resident lifecycle (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let home: { id: number; token: string };

@@ -15,11 +15,12 @@ import {
 } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { auditLog } from '../../db/schema.ts';
 import { makeDevice, makePlace, makeResident } from './facility.fixtures.ts';
 
-describe.each(dbTargets())('facility places (%s)', (target) => {
+describeEachDb('facility places (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let home: { id: number; token: string };

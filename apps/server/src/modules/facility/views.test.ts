@@ -12,13 +12,14 @@ import {
   updateBunk,
 } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makeDevice, makePlace, makeResident } from './facility.fixtures.ts';
 
-describe.each(dbTargets())('facility lists, tree and summary (%s)', (target) => {
+describeEachDb('facility lists, tree and summary (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let group: { id: number; token: string };

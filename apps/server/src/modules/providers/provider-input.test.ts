@@ -8,9 +8,10 @@ import {
   restProviderPwd,
   type CallDef,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
 /** Values no field of these calls accepts: an object, a nested empty list, a huge string, a negative huge number. */
 const WRONG = [{ nested: { deep: 1 } }, [[]], 'x'.repeat(200_000), -1e308] as const;
@@ -37,7 +38,7 @@ const JSON_CALLS: [CallDef, Record<string, unknown>][] = [
 ];
 const QUERY_CALLS: CallDef[] = [getProvider, deleteProvider];
 
-describe.each(dbTargets())('provider calls never fail with a server error (%s)', (target) => {
+describeEachDb('provider calls never fail with a server error (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let victim: number;

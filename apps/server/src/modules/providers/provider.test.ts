@@ -11,9 +11,10 @@ import {
 } from '@vigil/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount, makeProvider, STRONG_PASSWORD } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 
-describe.each(dbTargets())('providers (%s)', (target) => {
+describeEachDb('providers (%s)', (target) => {
   let app: TestApp;
   let admin: string;
 

@@ -8,17 +8,18 @@ import {
   type Role,
 } from '@vigil/contract';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { auditLog, residentAbsences } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { checkIn, mustInsert, seedPlaces } from './resident-fixtures.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-describe.each(dbTargets())('temporary absences (%s)', (target) => {
+describeEachDb('temporary absences (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
   let other: { id: number; token: string };

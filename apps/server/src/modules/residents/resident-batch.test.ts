@@ -1,18 +1,19 @@
 import { insertResident, NewResidentSchema, type NewResident } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { emergencyContacts, residentCaregivers, residents } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { residentInput, seedCaregiver, seedCommunity } from './resident-fixtures.ts';
 
 /** Rows as the spreadsheet import hands them over: validated by the contract's schema. */
 const row = (fields: Record<string, unknown>): NewResident =>
   NewResidentSchema.parse({ gender: 0, birthDate: '1945-01-01', ...fields });
 
-describe.each(dbTargets())('residents in batches and races (%s)', (target) => {
+describeEachDb('residents in batches and races (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
   let caller: Caller;

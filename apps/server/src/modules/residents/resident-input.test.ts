@@ -9,9 +9,10 @@ import {
   updateResident,
   type CallDef,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { mustInsert } from './resident-fixtures.ts';
 
 /** Values no field of these calls accepts: an object, a nested empty list, a huge string, a negative huge number. */
@@ -60,7 +61,7 @@ const QUERY_CALLS: [CallDef, string][] = [
   [endAbsence, 'userId'],
 ];
 
-describe.each(dbTargets())('resident calls never fail with a server error (%s)', (target) => {
+describeEachDb('resident calls never fail with a server error (%s)', (target) => {
   let app: TestApp;
   let token: string;
   let victim: number;

@@ -7,9 +7,10 @@ import {
   residentExportData,
   residentList,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { makePlace } from '../facility/facility.fixtures.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
 import { seedCommunity } from './resident-fixtures.ts';
@@ -48,7 +49,7 @@ const row = (name: string, fields: Partial<Record<(typeof HEADER)[number], strin
     return fields[h] ?? '';
   });
 
-describe.each(dbTargets())('resident spreadsheets (%s)', (target) => {
+describeEachDb('resident spreadsheets (%s)', (target) => {
   let app: TestApp;
   let home: { id: number; token: string };
   let other: { id: number; token: string };

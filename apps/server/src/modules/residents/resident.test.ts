@@ -14,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { auditLog, emergencyContacts, providers, residentCaregivers, residents } from '../../db/schema.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { checkIn, mustInsert, residentInput, seedCaregiver, seedCommunity, seedPlaces } from './resident-fixtures.ts';
 
 /** Noon UTC: the same calendar day in every time zone from UTC-11 to UTC+11. */
 const NOW = new Date('2026-03-15T12:00:00Z');
 
-describe.each(dbTargets())('residents (%s)', (target) => {
+describeEachDb('residents (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let group: { id: number; token: string };

@@ -7,9 +7,10 @@ import {
   uploadLogo,
   type Role,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
+import { describeEachDb } from '../../test/db-suites.ts';
 import { encodePng, JPEG_BYTES, paddedPng } from './png-fixture.ts';
 
 const fileForm = (bytes: Uint8Array, filename = 'logo.png', type = 'image/png', field = 'file'): FormData => {
@@ -18,7 +19,7 @@ const fileForm = (bytes: Uint8Array, filename = 'logo.png', type = 'image/png', 
   return form;
 };
 
-describe.each(dbTargets())('platform name (%s)', (target) => {
+describeEachDb('platform name (%s)', (target) => {
   let app: TestApp;
   let admin: string;
   let senior: string;
@@ -132,7 +133,7 @@ describe.each(dbTargets())('platform name (%s)', (target) => {
   });
 });
 
-describe.each(dbTargets())('logo upload (%s)', (target) => {
+describeEachDb('logo upload (%s)', (target) => {
   let app: TestApp;
   let admin: string;
 

@@ -1,8 +1,9 @@
 import { deviceCalls } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { devices } from '../../../db/schema.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { describeEachDb } from '../../../test/db-suites.ts';
 import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../device-test-support.ts';
 import { startFakeOperator, type FakeOperator } from './fake-operator.ts';
 
@@ -11,7 +12,7 @@ const { syncThirdDevice, syncAllThirdDevice, getDeviceList, deleteDevice, heRepl
 
 const IMEI = (n: number) => `86${String(n).padStart(13, '0')}`;
 
-describe.each(dbTargets())('operator platform sync (%s)', (target) => {
+describeEachDb('operator platform sync (%s)', (target) => {
   let operator: FakeOperator;
   let app: TestApp;
   let w: DeviceWorld;
@@ -207,7 +208,7 @@ describe.each(dbTargets())('operator platform sync (%s)', (target) => {
   });
 });
 
-describe.each(dbTargets())('operator platform not configured (%s)', (target) => {
+describeEachDb('operator platform not configured (%s)', (target) => {
   let app: TestApp;
   let w: DeviceWorld;
 
