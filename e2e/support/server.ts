@@ -1,6 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import { adminLogin, adminUpdatePassword, insertAccount, insertProvider, type Role } from '@vigil/contract';
+import {
+  adminLogin,
+  adminUpdatePassword,
+  insertAccount,
+  insertProvider,
+  ROLES_BY_CHANNEL,
+  type LoginFrom,
+  type Role,
+} from '@vigil/contract';
 import { ManualClock } from '../../apps/server/src/clock.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../apps/server/src/test/harness.ts';
 
@@ -50,9 +58,14 @@ let changed = 0;
  */
 const replaceGeneratedPassword = async (server: E2eServer, login: Login, keep = false): Promise<Login> => {
   if (keep) return login;
+  // Installers, caregivers and relatives sign in from their apps, not the console.
+  const account = await server.app.services.accounts.findByUserName(login.userName);
+  const from = (Object.keys(ROLES_BY_CHANNEL) as LoginFrom[]).find((channel) =>
+    ROLES_BY_CHANNEL[channel].includes(account?.role as Role),
+  );
   const { token } = ok(
     `login ${login.userName}`,
-    await server.app.call(adminLogin, { userName: login.userName, passWord: login.password }),
+    await server.app.call(adminLogin, { userName: login.userName, passWord: login.password, from: from ?? 'PC' }),
   );
   const password = `Ch4nged#${String(++changed).padStart(4, '0')}`;
   ok(`updatePassword ${login.userName}`, {
