@@ -163,11 +163,19 @@ describeEachDb('Idempotency-Key (%s)', (target) => {
 
     it('answers "still in progress" to a repeat while the first runs longer than the wait, and never runs it twice', async () => {
       let finish: () => void = () => undefined;
+      let claimed: () => void = () => undefined;
+      const running = new Promise<void>((resolve) => (claimed = resolve));
       const first = guard().run(
         scope('slow'),
         { a: 1 },
-        () => new Promise((resolve) => (finish = () => resolve(answer(1)))),
+        () =>
+          new Promise((resolve) => {
+            finish = () => resolve(answer(1));
+            claimed();
+          }),
       );
+      // The repeat starts once the first holds the key (with a pool, two racing starts may claim in either order).
+      await running;
       const runs: number[] = [];
       const repeat = guard().run(scope('slow'), { a: 1 }, async () => {
         runs.push(2);
