@@ -17,6 +17,7 @@ import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { LoginLock } from '../../shared/ui/LoginLock.tsx';
+import { formatDateTime } from '../../shared/ui/datetime.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
@@ -167,7 +168,11 @@ const AccountManagePage = () => {
         </Space>
       ),
     },
-    { title: t('accounts.lastLogin'), dataIndex: 'lastLoginTime' },
+    {
+      title: t('accounts.lastLogin'),
+      dataIndex: 'lastLoginTime',
+      render: (time: string | null) => formatDateTime(time),
+    },
     {
       title: t('common.actions'),
       key: 'actions',

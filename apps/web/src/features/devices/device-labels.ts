@@ -1,6 +1,6 @@
+import { formatDateTime } from '../../shared/ui/datetime.ts';
 import type { DeviceKind } from '@vigil/contract/browser';
 import type { TFunction } from 'i18next';
-import dayjs from 'dayjs';
 
 /** "M8701W · Sleep monitor": the model people read on the label and what it is. */
 export const typeLabel = (t: TFunction, type: { model: string; kind: DeviceKind }): string =>
@@ -11,8 +11,7 @@ export const typeOptions = (t: TFunction, types: readonly { code: number; model:
   types.map((type) => ({ value: type.code, label: typeLabel(t, type) }));
 
 /** An ISO time as local date and minute, or a dash. */
-export const shortTime = (iso: string | null | undefined): string =>
-  iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '—';
+export const shortTime = (iso: string | null | undefined): string => formatDateTime(iso, '—');
 
 /** Area / floor / room / bed of a device's bed, skipping what is unknown. */
 export const placeOf = (row: {

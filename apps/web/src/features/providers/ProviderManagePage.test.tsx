@@ -24,7 +24,7 @@ const fetchMock = vi.hoisted(() => {
               platformName: null,
               enabled: true,
               remark: null,
-              createTime: '2026-01-01 10:00:00',
+              createTime: '2026-11-23T22:58:02.772Z',
             },
           ],
           // Enough for three pages, so a filter can be seen to go back to page 1.
@@ -41,6 +41,7 @@ const fetchMock = vi.hoisted(() => {
 
 import { sessionStore } from '../../shared/session/session-store.ts';
 import ProviderManagePage from './ProviderManagePage.tsx';
+import { formatDateTime } from '../../shared/ui/datetime.ts';
 
 let i18n: I18n;
 beforeAll(async () => {
@@ -80,6 +81,9 @@ describe('ProviderManagePage', () => {
     expect(screen.getByText('sunrise01')).toBeInTheDocument();
     expect(screen.getByTestId('provider-table')).toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => url.includes('/provider/queryProviderList'))).toBe(true);
+    // The creation time in local time, never the raw UTC ISO string (issue 8, point 7).
+    expect(screen.queryByText('2026-11-23T22:58:02.772Z')).not.toBeInTheDocument();
+    expect(screen.getByText(formatDateTime('2026-11-23T22:58:02.772Z'))).toBeInTheDocument();
   });
 
   it('opens the create form from ?action=create and refuses an invalid login account', async () => {

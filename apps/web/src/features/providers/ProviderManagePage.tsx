@@ -19,6 +19,7 @@ import { useSession } from '../../shared/session/session-store.ts';
 import { SESSION_QUERY_KEY } from '../../shared/session/useSessionRefresh.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { LoginLock } from '../../shared/ui/LoginLock.tsx';
+import { formatDateTime } from '../../shared/ui/datetime.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
@@ -184,7 +185,7 @@ const ProviderManagePage = () => {
         </Space>
       ),
     },
-    { title: t('common.createTime'), dataIndex: 'createTime' },
+    { title: t('common.createTime'), dataIndex: 'createTime', render: (time: string) => formatDateTime(time) },
     {
       title: t('common.actions'),
       key: 'actions',

@@ -1,8 +1,6 @@
-import dayjs from 'dayjs';
+import { DATE_TIME_FORMAT, formatDateTime } from '../../shared/ui/datetime.ts';
 
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
+/** A server instant in the browser's time, to the minute; empty when there is none. */
+export const formatTime = (iso: string | null | undefined): string => formatDateTime(iso);
 
-/** A server instant (ISO 8601) in the browser's time, to the minute; empty when there is none. */
-export const formatTime = (iso: string | null | undefined): string => (iso ? dayjs(iso).format(TIME_FORMAT) : '');
-
-export { TIME_FORMAT };
+export { DATE_TIME_FORMAT as TIME_FORMAT };

@@ -2,7 +2,7 @@ import { deleteCommunity, queryCommunityList } from '@vigil/contract/browser';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
+import { formatDateTime } from '../../../shared/ui/datetime.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
@@ -75,7 +75,7 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
     {
       title: t('common.createTime'),
       dataIndex: 'createTime',
-      render: (time: string) => dayjs(time).format('YYYY-MM-DD HH:mm'),
+      render: (time: string) => formatDateTime(time),
     },
     {
       title: t('common.actions'),

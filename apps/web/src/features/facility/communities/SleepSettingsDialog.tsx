@@ -1,6 +1,7 @@
 import { getUserSleepConfig, saveUserSleepConfigs } from '@vigil/contract/browser';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Col, Empty, Form, Modal, Radio, Row, Table, TimePicker, Typography } from 'antd';
+import { formatDateTime } from '../../../shared/ui/datetime.ts';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -100,7 +101,7 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
         ? t('sleep.several', { count: chosen.length })
         : null
       : saved.data
-        ? t('sleep.savedAt', { time: dayjs(saved.data.updateTime).format('YYYY-MM-DD HH:mm') })
+        ? t('sleep.savedAt', { time: formatDateTime(saved.data.updateTime) })
         : saved.isSuccess
           ? t('sleep.neverSaved')
           : null;
