@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { encryptPassword } from '../../shared/api/rsa.ts';
 import { storedLanguage, switchLanguage, UI_LANGUAGES, type UiLanguage } from '../../shared/i18n/index.ts';
+import { consoleRedirect } from '../../shared/routing/route-access.ts';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { StorageKey, storage } from '../../shared/storage.ts';
 import { loginErrorMessage } from './login-errors.ts';
@@ -14,7 +15,7 @@ type LoginAs = 'staff' | 'government';
 
 /** Where to go after login: the redirect query when it is a console path, else the role's landing page. */
 export const afterLoginPath = (redirect: string | null, result: Pick<LoginResult, 'landingPath'>): string =>
-  redirect && /^\/(?![/\\])/.test(redirect) && !redirect.startsWith('/login') ? redirect : result.landingPath;
+  consoleRedirect(redirect) ?? result.landingPath;
 
 /**
  * The first page every user loads, so it is built from native form elements plus antd's

@@ -49,6 +49,18 @@ describe('navigation guard', () => {
       decideNavigation({ path: '/deviceManage/hardSoftUpload', search: '', token: 't', access, from: '/login' }),
     ).toEqual({ kind: 'redirect', to: '/' });
   });
+
+  it('sends a signed-in login page to its redirect, not to the landing page (issue 8, point 4)', () => {
+    const access = ctx({});
+    const login = (search: string) => decideNavigation({ path: '/login', search, token: 't', access, from: null });
+    expect(login('?redirect=%2Fpeople-manage%2FuserManage%3Fpage%3D2')).toEqual({
+      kind: 'redirect',
+      to: '/people-manage/userManage?page=2',
+    });
+    for (const other of ['?redirect=%2F%2Fevil.example', '?redirect=%2F%5Cevil.example', '?redirect=%2Flogin', '']) {
+      expect(login(other), other).toEqual({ kind: 'redirect', to: '/' });
+    }
+  });
 });
 
 describe('route filtering', () => {

@@ -68,6 +68,10 @@ export interface GuardInput {
   from: string | null;
 }
 
+/** A login `redirect` the console may follow: one of its own paths, never another host (`//x`, `/\\x`) or the login page. */
+export const consoleRedirect = (redirect: string | null): string | null =>
+  redirect && /^\/(?![/\\])/.test(redirect) && !redirect.startsWith('/login') ? redirect : null;
+
 /** The navigation guard of spec document 1, section 4, as a pure decision. */
 export const decideNavigation = ({ path, search, token, access, from }: GuardInput): GuardDecision => {
   if (!token) {
@@ -76,8 +80,11 @@ export const decideNavigation = ({ path, search, token, access, from }: GuardInp
   }
   if (path === '/login') {
     // A fast-login link replaces whatever session the browser had.
-    if (new URLSearchParams(search).has('secretPassword')) return { kind: 'allow' };
-    return { kind: 'redirect', to: '/' };
+    const query = new URLSearchParams(search);
+    if (query.has('secretPassword')) return { kind: 'allow' };
+    // Signed in on the login page: the page the user came for (spec), which is then checked like
+    // any other; the landing page only when there is none (issue 8, point 4).
+    return { kind: 'redirect', to: consoleRedirect(query.get('redirect')) ?? '/' };
   }
   if (!access) return { kind: 'loadInfo' };
   if (PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/')) return { kind: 'allow' };
