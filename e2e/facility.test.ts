@@ -12,8 +12,8 @@ import {
   launchBrowser,
   openMenuEntry,
   openSession,
-  screenshot,
   signIn,
+  stillScreenshot,
   text,
   type BrowserSession,
 } from './support/browser.ts';
@@ -152,18 +152,7 @@ const statistic = (scope: Locator, title: string): Promise<string> =>
 const totalOf = (table: Locator): Promise<string> =>
   table.page().locator('.ant-table-wrapper').filter({ has: table }).locator('.ant-pagination-total-text').innerText();
 
-/**
- * Saves a screenshot once dialogs, dropdowns and form messages have finished moving in or out
- * (spinners and other endless animations aside), so it shows what the user ends up seeing.
- */
-const shot = async (page: Page, name: string) => {
-  await page.waitForFunction(
-    "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)",
-    undefined,
-    SLOW,
-  );
-  await screenshot(page, name);
-};
+const shot = (page: Page, name: string) => stillScreenshot(page, name, SLOW.timeout);
 
 /** Picks an option of an antd select by its label. */
 const pickOption = async (page: Page, select: Locator, label: string) => {

@@ -17,6 +17,15 @@ interface E2eElement {
 }
 
 declare const window: { localStorage: E2eStorage };
-declare const document: { fonts: Iterable<E2eFontFace> & { ready: Promise<unknown> } };
+interface E2eAnimation {
+  playState: string;
+  effect: { getTiming(): { iterations?: number } } | null;
+}
+
+declare const window: { localStorage: E2eStorage };
+declare const document: {
+  fonts: Iterable<E2eFontFace> & { ready: Promise<unknown> };
+  getAnimations(): E2eAnimation[];
+};
 
 declare function getComputedStyle(element: unknown): { fontFamily: string };

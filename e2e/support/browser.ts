@@ -83,6 +83,21 @@ export const screenshot = async (page: Page, name: string): Promise<void> => {
   await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
 };
 
+/**
+ * Saves a screenshot once dialogs, dropdowns and form messages have finished moving in or out
+ * (spinners and other endless animations aside), so it shows what the user ends up seeing.
+ * A function, not a string: the console's CSP forbids evaluating strings.
+ */
+export const stillScreenshot = async (page: Page, name: string, timeout = 30_000): Promise<void> => {
+  await page.waitForFunction(
+    () =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout },
+  );
+  await screenshot(page, name);
+};
+
 const pathOf = (url: string): string => new URL(url).pathname;
 
 /** Waits until the page shows `pathname` (query and hash ignored). */

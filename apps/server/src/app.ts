@@ -11,6 +11,8 @@ import { AppError } from './http/app-error.ts';
 import { registerConsole } from './http/console.ts';
 import { IdempotencyGuard } from './http/idempotency.ts';
 import { Metrics } from './http/metrics.ts';
+import { registerMetricsRoute } from './http/metrics-endpoint.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { envelopeOf, languageOf, registerCalls, toAppError, type Handlers } from './http/register-calls.ts';
 import { accountHandlers } from './modules/accounts/account.routes.ts';
 import { AccountService } from './modules/accounts/account.service.ts';
@@ -150,6 +152,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   services.sessionPurge.start((error) => app.log.error({ err: redactedError(error) }, 'session purge failed'));
   app.addHook('onClose', async () => services.sessionPurge.stop());
 
+  registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart);
   const metrics = new Metrics();
@@ -180,11 +183,15 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     const ready = await deps.database.ready().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', database: deps.database.kind });
   });
-  app.get('/metrics', async (_request, reply) =>
-    reply.header('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  registerMetricsRoute(app, metrics, deps.config.metrics.token);
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(VERSION) as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI's own policy (hashes of its inline scripts), minus the https upgrade that breaks plain-http installs.
+    staticCSP: true,
+    transformStaticCSP: (header: string) =>
+      header.replace(/\s*upgrade-insecure-requests;?/, '').replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+  });
 
   const consoleFallback = await registerConsole(app, {
     buildWhenMissing: deps.serveConsole ?? false,

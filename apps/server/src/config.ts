@@ -38,6 +38,13 @@ const EnvSchema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  // /metrics is not public: a bearer token on the main port and/or its own listener (see docs/operations.md).
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(16, 'must be at least 16 characters').max(512).optional(),
+  ),
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   // Reserved for the device and bus issues; validated now so a typo fails at start.
   MQTT_PORT: port(1883),
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
@@ -70,6 +77,8 @@ export interface Config {
   sessionIdleMs: number;
   loginRateLimitPerMinute: number;
   trustProxy: boolean;
+  /** Prometheus endpoint: on the main port only with this bearer token; on `listen` without one. */
+  metrics: { token: string | undefined; listen: { port: number; host: string } | undefined };
   mqttPort: number;
   mqttUrl: string | undefined;
   redisUrl: string | undefined;
@@ -103,6 +112,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
+    metrics: {
+      token: e.METRICS_TOKEN,
+      listen: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    },
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     redisUrl: e.REDIS_URL,

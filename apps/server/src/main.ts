@@ -4,6 +4,7 @@ import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
+import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
 
 const start = async () => {
   let config;
@@ -19,7 +20,7 @@ const start = async () => {
   const boot = await startBootResponder(config.port, config.host);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
-  const { app } = await buildApp({
+  const { app, metrics } = await buildApp({
     config,
     database,
     clock: systemClock,
@@ -27,6 +28,7 @@ const start = async () => {
     serveConsole: true,
   });
 
+  let metricsListener: MetricsListener | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -38,6 +40,7 @@ const start = async () => {
     }, 15_000);
     force.unref();
     try {
+      await metricsListener?.close();
       await app.close();
       await database.close();
       app.log.info('stopped');
@@ -52,6 +55,10 @@ const start = async () => {
 
   await boot.close();
   await app.listen({ port: config.port, host: config.host });
+  if (config.metrics.listen) {
+    metricsListener = await listenForMetrics(metrics, config.metrics.listen);
+    app.log.info(`metrics at http://${config.metrics.listen.host}:${metricsListener.port}/metrics`);
+  }
   app.log.info(
     `Vigil ${database.kind === 'pglite' ? 'on embedded PGlite' : 'on PostgreSQL'} at http://localhost:${config.port}`,
   );

@@ -9,12 +9,15 @@ import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { listenForMetrics } from './metrics-endpoint.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../test/harness.ts';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
 
 describe('operations endpoints', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp('pglite');
+    app = await createTestApp('pglite', { env: { METRICS_TOKEN } });
   });
   afterAll(() => app?.close());
 
@@ -28,11 +31,21 @@ describe('operations endpoints', () => {
   it('counts calls by name and inner status in Prometheus format', async () => {
     await app.call(adminLogin, { userName: ADMIN_USER, passWord: 'wrong' });
     await app.call(adminLogin, { userName: ADMIN_USER, passWord: ADMIN_PASSWORD });
-    const res = await app.app.inject({ url: '/metrics' });
+    const res = await app.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
     expect(res.body).toMatch(/vigil_api_calls_total\{call="adminLogin",status="102"\} 1/);
     expect(res.body).toMatch(/vigil_api_calls_total\{call="adminLogin",status="200"\} 1/);
     expect(res.body).toContain('vigil_api_call_duration_seconds_bucket');
+  });
+
+  it('refuses /metrics without the token, or with a wrong one', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', METRICS_TOKEN, `Basic ${METRICS_TOKEN}`]) {
+      const res = await app.app.inject({ url: '/metrics', headers: authorization ? { authorization } : {} });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.headers['www-authenticate']).toContain('Bearer');
+      expect(res.body).not.toContain('vigil_api_calls_total');
+    }
   });
 
   it('serves the OpenAPI document of every declared call at /docs', async () => {
@@ -41,6 +54,45 @@ describe('operations endpoints', () => {
     const ui = await app.app.inject({ url: '/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger');
+  });
+});
+
+describe('metrics exposure', () => {
+  it('is not served on the public port when no token is set', async () => {
+    const app = await createTestApp('pglite');
+    try {
+      const res = await app.app.inject({ url: '/metrics' });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('vigil_api_calls_total');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is served without a token on its own listener (METRICS_PORT), and nothing else is', async () => {
+    const app = await createTestApp('pglite');
+    const listener = await listenForMetrics(app.metrics, { port: 0, host: '127.0.0.1' });
+    try {
+      await app.call(adminLogin, { userName: ADMIN_USER, passWord: 'wrong' });
+      const res = await fetch(`http://127.0.0.1:${listener.port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/vigil_api_calls_total\{call="adminLogin",status="102"\} 1/);
+      expect((await fetch(`http://127.0.0.1:${listener.port}/healthz`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${listener.port}/metrics`, { method: 'POST' })).status).toBe(404);
+    } finally {
+      await listener.close();
+      await app.close();
+    }
+  });
+
+  it('reads METRICS_PORT, METRICS_HOST and METRICS_TOKEN, refusing a short token', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, listen: undefined });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: METRICS_TOKEN }).metrics).toEqual({
+      token: METRICS_TOKEN,
+      listen: { port: 9464, host: '127.0.0.1' },
+    });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics.listen?.host).toBe('0.0.0.0');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
   });
 });
 
