@@ -19,6 +19,7 @@ export const renderEndpoints = async (): Promise<string> => {
       method: call.method,
       path: call.path,
       input: call.input,
+      auth: call.auth,
       ...(call.produces ? { produces: call.produces } : {}),
       ...(call.loginSensitive ? { loginSensitive: true } : {}),
       ...(call.creates ? { creates: true } : {}),

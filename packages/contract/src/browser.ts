@@ -16,3 +16,4 @@ export type * from './envelope.ts';
 export type { Account } from './calls/account.ts';
 export type { LoginResult, ProviderOption, SessionInfo } from './calls/auth.ts';
 export type { Provider } from './calls/provider.ts';
+export type { PlatformInfo } from './calls/system.ts';

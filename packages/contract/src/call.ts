@@ -49,6 +49,8 @@ export interface Endpoint<Req = unknown, Res = unknown> {
   method: CallDef['method'];
   path: string;
   input: CallInput;
+  /** Who the server lets make the call, so a client offers exactly that (generated: always present). */
+  auth?: CallAuth;
   produces?: 'json' | 'binary';
   loginSensitive?: boolean;
   creates?: boolean;

@@ -2,547 +2,673 @@
 import type { EndpointOf } from './call.ts';
 import type { Calls } from './catalogue.ts';
 
-export const adminLogin: EndpointOf<Calls['adminLogin']> = { method: 'POST', path: '/admin/login', input: 'json' };
-export const adminSso: EndpointOf<Calls['adminSso']> = { method: 'POST', path: '/admin/sso', input: 'form' };
-export const adminLogout: EndpointOf<Calls['adminLogout']> = { method: 'GET', path: '/admin/logout', input: 'query' };
+export const adminLogin: EndpointOf<Calls['adminLogin']> = {
+  method: 'POST',
+  path: '/admin/login',
+  input: 'json',
+  auth: 'public',
+};
+export const adminSso: EndpointOf<Calls['adminSso']> = {
+  method: 'POST',
+  path: '/admin/sso',
+  input: 'form',
+  auth: 'public',
+};
+export const adminLogout: EndpointOf<Calls['adminLogout']> = {
+  method: 'GET',
+  path: '/admin/logout',
+  input: 'query',
+  auth: 'session',
+};
 export const adminUpdatePassword: EndpointOf<Calls['adminUpdatePassword']> = {
   method: 'POST',
   path: '/admin/updatePassword',
   input: 'json',
+  auth: 'session',
   loginSensitive: true,
 };
 export const adminPublicKey: EndpointOf<Calls['adminPublicKey']> = {
   method: 'GET',
   path: '/admin/publicKey',
   input: 'query',
+  auth: 'public',
 };
 export const adminSession: EndpointOf<Calls['adminSession']> = {
   method: 'GET',
   path: '/admin/getInfo',
   input: 'query',
+  auth: 'session',
   loginSensitive: true,
 };
 export const queryProviderList: EndpointOf<Calls['queryProviderList']> = {
   method: 'POST',
   path: '/provider/queryProviderList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'],
 };
 export const insertProvider: EndpointOf<Calls['insertProvider']> = {
   method: 'POST',
   path: '/provider/insertProvider',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'],
   creates: true,
 };
 export const restProviderPwd: EndpointOf<Calls['restProviderPwd']> = {
   method: 'POST',
   path: '/provider/restProviderPwd',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'],
 };
 export const operateProvider: EndpointOf<Calls['operateProvider']> = {
   method: 'POST',
   path: '/provider/operateProvider',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'],
 };
 export const getProvider: EndpointOf<Calls['getProvider']> = {
   method: 'GET',
   path: '/provider/getProvider',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const deleteProvider: EndpointOf<Calls['deleteProvider']> = {
   method: 'GET',
   path: '/provider/deleteProvider',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'],
 };
 export const queryAccountList: EndpointOf<Calls['queryAccountList']> = {
   method: 'POST',
   path: '/account/queryAccountList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const insertAccount: EndpointOf<Calls['insertAccount']> = {
   method: 'POST',
   path: '/account/insertAccount',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
   creates: true,
 };
 export const operateAccount: EndpointOf<Calls['operateAccount']> = {
   method: 'POST',
   path: '/account/operate',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const changeProvider: EndpointOf<Calls['changeProvider']> = {
   method: 'POST',
   path: '/account/changeProvider',
   input: 'json',
+  auth: 'session',
   loginSensitive: true,
 };
 export const unlockAccount: EndpointOf<Calls['unlockAccount']> = {
   method: 'POST',
   path: '/account/unlock',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const getPlatformName: EndpointOf<Calls['getPlatformName']> = {
   method: 'GET',
   path: '/system/platformName/get',
   input: 'query',
+  auth: 'optional',
 };
 export const postPlatformName: EndpointOf<Calls['postPlatformName']> = {
   method: 'POST',
   path: '/system/platformName/post',
   input: 'json',
+  auth: ['SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const uploadLogo: EndpointOf<Calls['uploadLogo']> = {
   method: 'POST',
   path: '/system/upload',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const getFile: EndpointOf<Calls['getFile']> = {
   method: 'GET',
   path: '/system/file',
   input: 'query',
+  auth: 'public',
   produces: 'binary',
 };
 export const queryAuditLog: EndpointOf<Calls['queryAuditLog']> = {
   method: 'POST',
   path: '/system/auditLog',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
 };
 export const getAreaList: EndpointOf<Calls['getAreaList']> = {
   method: 'POST',
   path: '/area/getAreaList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const insertArea: EndpointOf<Calls['insertArea']> = {
   method: 'POST',
   path: '/area/insertArea',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
-export const updateArea: EndpointOf<Calls['updateArea']> = { method: 'POST', path: '/area/updateArea', input: 'json' };
+export const updateArea: EndpointOf<Calls['updateArea']> = {
+  method: 'POST',
+  path: '/area/updateArea',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
 export const getAreaWithRoomList: EndpointOf<Calls['getAreaWithRoomList']> = {
   method: 'POST',
   path: '/area/getAreaWithRoomList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const getRoomListByAreaId: EndpointOf<Calls['getRoomListByAreaId']> = {
   method: 'GET',
   path: '/area/getRoomListByAreaId',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const deleteAreaById: EndpointOf<Calls['deleteAreaById']> = {
   method: 'GET',
   path: '/area/deleteAreaById',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const getRoomList: EndpointOf<Calls['getRoomList']> = {
   method: 'POST',
   path: '/room/getRoomList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const insertRoom: EndpointOf<Calls['insertRoom']> = {
   method: 'POST',
   path: '/room/insert',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
-export const updateRoom: EndpointOf<Calls['updateRoom']> = { method: 'POST', path: '/room/updateRoom', input: 'json' };
+export const updateRoom: EndpointOf<Calls['updateRoom']> = {
+  method: 'POST',
+  path: '/room/updateRoom',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
 export const deleteRoomById: EndpointOf<Calls['deleteRoomById']> = {
   method: 'GET',
   path: '/room/deleteRoomById',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const getBunkListByRoomId: EndpointOf<Calls['getBunkListByRoomId']> = {
   method: 'GET',
   path: '/bunk/getBunkListByRoomId',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const batchAddBunk: EndpointOf<Calls['batchAddBunk']> = {
   method: 'POST',
   path: '/bunk/batchAddBunk',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const getAdminBunkList: EndpointOf<Calls['getAdminBunkList']> = {
   method: 'GET',
   path: '/system/getAdminBunkList',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE'],
 };
 export const getUserBunkList: EndpointOf<Calls['getUserBunkList']> = {
   method: 'GET',
   path: '/userBunk/getUserBunkList',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const getBunkConfiguration: EndpointOf<Calls['getBunkConfiguration']> = {
   method: 'GET',
   path: '/userBunk/getConfiguration',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const bunkSummary: EndpointOf<Calls['bunkSummary']> = {
   method: 'GET',
   path: '/bunkManagement/bunkSummary',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const deleteBunk: EndpointOf<Calls['deleteBunk']> = {
   method: 'GET',
   path: '/bunkManagement/deleteBunk',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const getBunkRoomList: EndpointOf<Calls['getBunkRoomList']> = {
   method: 'GET',
   path: '/bunkManagement/getRoomList',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const getBunksByRoomName: EndpointOf<Calls['getBunksByRoomName']> = {
   method: 'GET',
   path: '/bunkManagement/getBunksByRoomName',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const bunkList: EndpointOf<Calls['bunkList']> = {
   method: 'POST',
   path: '/bunkManagement/bunkList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const updateBunk: EndpointOf<Calls['updateBunk']> = {
   method: 'POST',
   path: '/bunkManagement/updateBunk',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const bunkCheckOut: EndpointOf<Calls['bunkCheckOut']> = {
   method: 'POST',
   path: '/bunkManagement/checkOut',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const userCheckIn: EndpointOf<Calls['userCheckIn']> = {
   method: 'POST',
   path: '/user/getUserCheckIn',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const residentList: EndpointOf<Calls['residentList']> = {
   method: 'POST',
   path: '/userManagement/userList',
   input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const residentSummary: EndpointOf<Calls['residentSummary']> = {
   method: 'GET',
   path: '/userManagement/userSummary',
   input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const deleteResident: EndpointOf<Calls['deleteResident']> = {
   method: 'GET',
   path: '/userManagement/deleteById',
   input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const insertResident: EndpointOf<Calls['insertResident']> = {
   method: 'POST',
   path: '/insertUser',
   input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const updateResident: EndpointOf<Calls['updateResident']> = {
   method: 'POST',
   path: '/updateUser',
   input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const getResident: EndpointOf<Calls['getResident']> = {
   method: 'GET',
   path: '/getUserMessageById',
   input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const startAbsence: EndpointOf<Calls['startAbsence']> = {
   method: 'POST',
   path: '/user/transient/post',
   input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
   creates: true,
 };
 export const endAbsence: EndpointOf<Calls['endAbsence']> = {
   method: 'GET',
   path: '/user/transient/delete',
   input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
 export const deviceStockImport: EndpointOf<Calls['deviceStockImport']> = {
   method: 'POST',
   path: '/device/stock/import',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
   creates: true,
 };
 export const deviceStockList: EndpointOf<Calls['deviceStockList']> = {
   method: 'POST',
   path: '/device/stock/list',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
 export const deviceStockRemove: EndpointOf<Calls['deviceStockRemove']> = {
   method: 'POST',
   path: '/device/stock/remove',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
 export const getDeviceList: EndpointOf<Calls['getDeviceList']> = {
   method: 'POST',
   path: '/device/getDeviceList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const getDeviceSummary: EndpointOf<Calls['getDeviceSummary']> = {
   method: 'GET',
   path: '/device/getDeviceSummary',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const deviceTypes: EndpointOf<Calls['deviceTypes']> = {
   method: 'GET',
   path: '/device/deviceTypes',
   input: 'query',
+  auth: 'session',
 };
 export const insertDevice: EndpointOf<Calls['insertDevice']> = {
   method: 'POST',
   path: '/device/insertDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const updateDevice: EndpointOf<Calls['updateDevice']> = {
   method: 'POST',
   path: '/device/updateDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const deleteDevice: EndpointOf<Calls['deleteDevice']> = {
   method: 'GET',
   path: '/device/deleteDevice',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const isUploadData: EndpointOf<Calls['isUploadData']> = {
   method: 'POST',
   path: '/device/isUploadData',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
 export const updateInterval: EndpointOf<Calls['updateInterval']> = {
   method: 'GET',
   path: '/device/updateInterval',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const updateAlgMode: EndpointOf<Calls['updateAlgMode']> = {
   method: 'POST',
   path: '/device/updateAlgMode',
   input: 'form',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const forceInitSensor: EndpointOf<Calls['forceInitSensor']> = {
   method: 'POST',
   path: '/device/forceInitSensor',
   input: 'form',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const restartDevice: EndpointOf<Calls['restartDevice']> = {
   method: 'POST',
   path: '/deviceManage/restartDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const syncThirdDevice: EndpointOf<Calls['syncThirdDevice']> = {
   method: 'POST',
   path: '/device/syncThirdDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const syncAllThirdDevice: EndpointOf<Calls['syncAllThirdDevice']> = {
   method: 'GET',
   path: '/device/syncAllThirdDevice',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const heGetDeviceList: EndpointOf<Calls['heGetDeviceList']> = {
   method: 'POST',
   path: '/he/getDeviceList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const heAddHost: EndpointOf<Calls['heAddHost']> = {
   method: 'POST',
   path: '/he/addHost',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const heInsertDevice: EndpointOf<Calls['heInsertDevice']> = {
   method: 'POST',
   path: '/he/insertDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const heReplaceDevice: EndpointOf<Calls['heReplaceDevice']> = {
   method: 'POST',
   path: '/he/replaceDevice',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const heDeleteDevice: EndpointOf<Calls['heDeleteDevice']> = {
   method: 'DELETE',
   path: '/he/deleteDevice',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const heChangProvider: EndpointOf<Calls['heChangProvider']> = {
   method: 'POST',
   path: '/he/changProvider',
   input: 'form',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
 export const queryNursingList: EndpointOf<Calls['queryNursingList']> = {
   method: 'POST',
   path: '/nursing/queryNursingList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const insertNursing: EndpointOf<Calls['insertNursing']> = {
   method: 'POST',
   path: '/nursing/insertNursing',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const operateNursing: EndpointOf<Calls['operateNursing']> = {
   method: 'POST',
   path: '/nursing/operate',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const resetNursingPassword: EndpointOf<Calls['resetNursingPassword']> = {
   method: 'POST',
   path: '/nursing/resetPassword',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const deleteNursing: EndpointOf<Calls['deleteNursing']> = {
   method: 'POST',
   path: '/nursing/deleteNursing',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const deleteUserFamily: EndpointOf<Calls['deleteUserFamily']> = {
   method: 'GET',
   path: '/app/deleteUserFamily',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'CARER', 'RELATIVES'],
 };
 export const insertCommunity: EndpointOf<Calls['insertCommunity']> = {
   method: 'POST',
   path: '/community/insertCommunity',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const updateCommunity: EndpointOf<Calls['updateCommunity']> = {
   method: 'POST',
   path: '/community/updateCommunity',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const queryCommunityList: EndpointOf<Calls['queryCommunityList']> = {
   method: 'POST',
   path: '/community/queryCommunityList',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const saveUserSleepConfig: EndpointOf<Calls['saveUserSleepConfig']> = {
   method: 'POST',
   path: '/community/saveUserSleepConfig',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const saveUserSleepConfigs: EndpointOf<Calls['saveUserSleepConfigs']> = {
   method: 'POST',
   path: '/community/saveUserSleepConfigs',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const getUserSleepConfig: EndpointOf<Calls['getUserSleepConfig']> = {
   method: 'GET',
   path: '/community/getUserSleepConfig',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const saveAlarmConfig: EndpointOf<Calls['saveAlarmConfig']> = {
   method: 'POST',
   path: '/community/saveAlarmConfig',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const deleteCommunity: EndpointOf<Calls['deleteCommunity']> = {
   method: 'POST',
   path: '/community/deleteCommunity',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
 export const bunkExcelModel: EndpointOf<Calls['bunkExcelModel']> = {
   method: 'GET',
   path: '/bunk/excelModel',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   produces: 'binary',
 };
 export const bunkImportData: EndpointOf<Calls['bunkImportData']> = {
   method: 'POST',
   path: '/bunk/importData',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const bunkExportData: EndpointOf<Calls['bunkExportData']> = {
   method: 'POST',
   path: '/bunk/exportData',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'BUSINESS_ROLE', 'SOCIAL_WORKER', 'CARER'],
   produces: 'binary',
 };
 export const residentExcelModel: EndpointOf<Calls['residentExcelModel']> = {
   method: 'GET',
   path: '/userManagement/excelModel',
   input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   produces: 'binary',
 };
 export const residentBatchAdd: EndpointOf<Calls['residentBatchAdd']> = {
   method: 'POST',
   path: '/userManagement/batchAdd',
   input: 'multipart',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const residentExportData: EndpointOf<Calls['residentExportData']> = {
   method: 'POST',
   path: '/userManagement/exportData',
   input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
   produces: 'binary',
 };
 export const deviceExcelModel: EndpointOf<Calls['deviceExcelModel']> = {
   method: 'GET',
   path: '/device/excelModel',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   produces: 'binary',
 };
 export const deviceBatchAdd: EndpointOf<Calls['deviceBatchAdd']> = {
   method: 'POST',
   path: '/device/batchAdd1',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const deviceExportData: EndpointOf<Calls['deviceExportData']> = {
   method: 'POST',
   path: '/device/exportData',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   produces: 'binary',
 };
 export const gatewayExcelModel: EndpointOf<Calls['gatewayExcelModel']> = {
   method: 'GET',
   path: '/he/excelModel',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   produces: 'binary',
 };
 export const heHostBatchAdd: EndpointOf<Calls['heHostBatchAdd']> = {
   method: 'POST',
   path: '/he/hostBatchAdd',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const heInfraredBatchAdd: EndpointOf<Calls['heInfraredBatchAdd']> = {
   method: 'POST',
   path: '/he/infraredBatchAdd',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
   creates: true,
 };
 export const deviceStockExcelModel: EndpointOf<Calls['deviceStockExcelModel']> = {
   method: 'GET',
   path: '/device/stock/excelModel',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
   produces: 'binary',
 };
 export const deviceStockImportSheet: EndpointOf<Calls['deviceStockImportSheet']> = {
   method: 'POST',
   path: '/device/stock/importSheet',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
   creates: true,
 };
 export const nursingExcelModel: EndpointOf<Calls['nursingExcelModel']> = {
   method: 'GET',
   path: '/nursing/excelModel',
   input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   produces: 'binary',
 };
 export const nursingBatchAdd: EndpointOf<Calls['nursingBatchAdd']> = {
   method: 'POST',
   path: '/nursing/batchAdd',
   input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   creates: true,
 };
 export const nursingExportData: EndpointOf<Calls['nursingExportData']> = {
   method: 'POST',
   path: '/nursing/exportData',
   input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   produces: 'binary',
 };

@@ -7,6 +7,7 @@
  *
  * A call or table the generator or snapshot does not understand fails loudly: teach it here.
  */
+import { encodePng } from '../modules/system/png-fixture.ts';
 import { randomUUID } from 'node:crypto';
 import type { CallDef } from '@vigil/contract';
 import { inArray, is, or, sql, type SQL } from 'drizzle-orm';
@@ -104,6 +105,8 @@ export const REFERENCE_FIELDS = {
   newDeviceId: 'object:deviceCode',
   // Residents: the carers linked to one.
   caregiverIds: 'objects:caregiver',
+  // Branding: a stored logo file (its address, /system/file?id=…).
+  logoUrl: 'object:logo',
 } as const;
 
 /** Strings of a fixed form that sampleString cannot guess, by field name (fresh on every build). */
@@ -179,20 +182,8 @@ let counter = 0;
 /** Unique letters-and-digits strings, never containing the marker. */
 export const freshToken = (): string => `probe${String(++counter).padStart(6, '0')}`;
 
-/** A minimal PNG of the logo size (200×200); the server reads only the header. */
-export const samplePng = (width = 200, height = 200): Uint8Array => {
-  const bytes = new Uint8Array(8 + 25 + 12);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(8, 13);
-  bytes.set([0x49, 0x48, 0x44, 0x52], 12); // IHDR
-  view.setUint32(16, width);
-  view.setUint32(20, height);
-  bytes.set([8, 6, 0, 0, 0], 24);
-  view.setUint32(33, 0);
-  bytes.set([0x49, 0x45, 0x4e, 0x44], 37); // IEND
-  return bytes;
-};
+/** A whole, valid PNG of the logo size (200×200): the server decodes every byte. */
+export const samplePng = (width = 200, height = 200): Uint8Array => new Uint8Array(encodePng(width, height));
 
 const unwrapNullable = (node: JsonSchema): JsonSchema => {
   const branches = node.anyOf ?? node.oneOf;

@@ -287,7 +287,9 @@ const seed = async (app: TestApp): Promise<World> => {
         visibleProviderId: aHome.id,
         visibleDomain: aHome.domain,
       },
-      objects: mergeObjects(facilityObjects, careObjects, residentObjects, deviceObjects),
+      objects: mergeObjects(facilityObjects, careObjects, residentObjects, deviceObjects, {
+        logo: { foreign: [{ label: 'B-logo', id: bLogo }] },
+      }),
     },
     foreignTarget: { providerIds: foreignProviders.map((p) => p.id), accountIds: bAccounts.map((a) => a.id) },
     needles: [MARKER, ...foreignProviders.map((p) => p.domain), bLogo],

@@ -29,3 +29,10 @@ export const flag = z.union([
 ]);
 
 export const nothing = z.null();
+
+/** A logo is only ever a file this server stores (`/system/upload`), never an outside address every console would fetch. */
+export const LOGO_URL_PATTERN = /^\/system\/file\?id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const logoUrl = z.string().trim().regex(LOGO_URL_PATTERN, { error: 'logoUrl.invalid' });
+
+/** Roles that set a logo: the platform's (senior), a provider's own (class 1 and 2), another provider's (managers). */
+export const LOGO_SETTERS = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE', 'TWO_ROLE'] as const;

@@ -138,7 +138,17 @@ export const NameProblemSchema = z.object({
 });
 
 const counted = { ...counts, freeCount: z.number().int() };
-const RoomNodeSchema = z.object({ id: z.number().int(), name: z.string(), ...counted });
+const RoomNodeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ...counted,
+  residentCount: z
+    .number()
+    .int()
+    .describe(
+      'Residents whose address is this room (checked in, or checked out and not logged off); such a room is not deleted',
+    ),
+});
 const FloorNodeSchema = z.object({
   id: z.number().int(),
   name: z.string(),

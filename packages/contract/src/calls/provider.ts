@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
-import { flag, intId, loginAccount, nothing, pageOf, pageQuery, remark } from './common.ts';
+import { flag, intId, loginAccount, logoUrl, nothing, pageOf, pageQuery, remark } from './common.ts';
 
 const MANAGERS = ['SUPER_ROLE', 'SENIOR_ROLE', 'BUSINESS_ROLE', 'ONE_ROLE'] as const;
 
@@ -32,7 +32,6 @@ const providerNumber = z
   .trim()
   .regex(/^[A-Za-z0-9-]{1,32}$/);
 const platformName = z.string().trim().min(1).max(20);
-const logoUrl = z.string().max(512);
 
 export const queryProviderList = defineCall({
   method: 'POST',

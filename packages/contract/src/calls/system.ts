@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { CONSTANTS } from '../constants.ts';
 import { defineCall, type BinaryBody, type UploadedFile } from '../call.ts';
-import { intId, nothing, pageOf, pageQuery } from './common.ts';
+import { intId, LOGO_SETTERS, logoUrl, nothing, pageOf, pageQuery } from './common.ts';
 
 export const PlatformSettingSchema = z.object({ platformName: z.string(), logoUrl: z.string().nullable() });
+/** The name and logo an account sees (its provider's own, else its parent's, else the platform's). */
+export type PlatformInfo = z.infer<typeof PlatformSettingSchema>;
 
 export const getPlatformName = defineCall({
   method: 'GET',
@@ -20,26 +22,28 @@ export const getPlatformName = defineCall({
 export const postPlatformName = defineCall({
   method: 'POST',
   path: '/system/platformName/post',
-  auth: ['SENIOR_ROLE'],
+  auth: ['SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE'],
   input: 'json',
   request: z.object({
     platformName: z.string().trim().min(1, { error: 'platformName.length' }).max(20, { error: 'platformName.length' }),
-    logoUrl: z.string().max(512).nullable().optional(),
+    logoUrl: logoUrl.nullable().optional().describe('Omitted: unchanged; null: removed'),
   }),
   result: nothing,
-  summary: 'Rename the platform (and optionally set its logo)',
+  summary:
+    "Set the platform name and logo: SENIOR_ROLE the platform's, class 1 and class 2 providers their own (shown to their accounts and, for class 1, to class 2 providers without their own)",
   tag: 'system',
 });
 
 export const uploadLogo = defineCall({
   method: 'POST',
   path: '/system/upload',
-  auth: 'session',
+  auth: LOGO_SETTERS,
   input: 'multipart',
   maxUploadBytes: CONSTANTS.logo.maxBytes,
   request: z.object({ file: z.custom<UploadedFile>().optional() }),
   result: z.object({ url: z.string(), size: z.number().int() }),
-  summary: 'Upload a logo: PNG, exactly 200×200 px, under 100 KB',
+  summary:
+    'Upload a logo: a whole, valid PNG of exactly 200×200 px under 100 KB. Replaces the uploader’s earlier logos that no provider or platform setting uses',
   tag: 'system',
 });
 

@@ -53,6 +53,7 @@ export const cs: Record<MessageKey, string> = {
   'account.self': 'Zde nemůžete deaktivovat ani resetovat vlastní účet.',
   'account.providerRequired': 'Vyberte poskytovatele, ke kterému tento účet patří.',
   'platformName.length': 'Název platformy musí mít 1 až 20 znaků.',
+  'logoUrl.invalid': 'Logo musí být obrázek nahraný na tuto platformu.',
   'edit.success': 'Uloženo.',
   'edit.failed': 'Uložení se nezdařilo.',
   'upload.missing': 'Vyberte soubor k nahrání.',

@@ -62,6 +62,7 @@ export const de: Record<MessageKey, string> = {
   'account.self': 'Ihr eigenes Konto können Sie hier nicht deaktivieren oder zurücksetzen.',
   'account.providerRequired': 'Wählen Sie den Träger aus, zu dem dieses Konto gehört.',
   'platformName.length': 'Der Plattformname muss 1 bis 20 Zeichen lang sein.',
+  'logoUrl.invalid': 'Das Logo muss ein auf diese Plattform hochgeladenes Bild sein.',
   'edit.success': 'Gespeichert.',
   'edit.failed': 'Speichern fehlgeschlagen.',
   'upload.missing': 'Wählen Sie eine Datei zum Hochladen aus.',

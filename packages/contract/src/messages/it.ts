@@ -57,6 +57,7 @@ export const itIT: Record<MessageKey, string> = {
   'account.self': 'Non è possibile disattivare o reimpostare qui il proprio account.',
   'account.providerRequired': 'Selezionare l’ente gestore a cui appartiene questo account.',
   'platformName.length': 'Il nome della piattaforma deve contenere da 1 a 20 caratteri.',
+  'logoUrl.invalid': 'Il logo deve essere un’immagine caricata su questa piattaforma.',
   'edit.success': 'Modifiche salvate.',
   'edit.failed': 'Salvataggio non riuscito.',
   'upload.missing': 'Selezionare un file da caricare.',

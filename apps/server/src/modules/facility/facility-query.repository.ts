@@ -317,6 +317,16 @@ export class FacilityQueryRepository {
     return new Map(rows.map((r) => [r.roomId, r]));
   }
 
+  /** Residents per room of the providers whose address the room is (what keeps a room from deletion). */
+  async residentsByRoom(db: Executor, providerIds: readonly number[] | null): Promise<Map<number, number>> {
+    const rows = await db
+      .select({ roomId: residents.roomId, n: count() })
+      .from(residents)
+      .where(and(isNotNull(residents.roomId), within(residents.providerId, providerIds)))
+      .groupBy(residents.roomId);
+    return new Map(rows.flatMap((r) => (r.roomId === null ? [] : [[r.roomId, r.n] as const])));
+  }
+
   /** Bed totals per top-level area of the providers (areas without beds included). */
   async summaryByArea(db: Executor, providerIds: readonly number[] | null) {
     return db

@@ -69,10 +69,11 @@ export class FacilityViewService {
   /** The facility tree with bed counts on every node. */
   async tree(caller: Caller, providerId?: number) {
     const providerIds = this.providersFor(caller, providerId);
-    const [allAreas, allRooms, counts] = [
+    const [allAreas, allRooms, counts, residentsIn] = [
       await this.queries.allAreas(this.db, providerIds),
       await this.queries.allRooms(this.db, providerIds),
       await this.queries.countsByRoom(this.db, providerIds),
+      await this.queries.residentsByRoom(this.db, providerIds),
     ];
     const roomsByFloor = new Map<number, typeof allRooms>();
     for (const room of allRooms) roomsByFloor.set(room.floorId, [...(roomsByFloor.get(room.floorId) ?? []), room]);
@@ -86,7 +87,7 @@ export class FacilityViewService {
           const rooms = (roomsByFloor.get(floor.id) ?? []).map((room) => {
             const c = countsOf(counts.get(room.id));
             floorCounts = addCounts(floorCounts, c);
-            return { id: room.id, name: room.name, ...withFree(c) };
+            return { id: room.id, name: room.name, ...withFree(c), residentCount: residentsIn.get(room.id) ?? 0 };
           });
           areaCounts = addCounts(areaCounts, floorCounts);
           return { id: floor.id, name: floor.name, sort: floor.sort, ...withFree(floorCounts), rooms };

@@ -28,7 +28,7 @@ const JSON_CALLS: [CallDef, Record<string, unknown>][] = [
       passWord: 'Care#Home2026',
       rsa: false,
       parentId: 1,
-      logoUrl: '/x',
+      logoUrl: '/system/file?id=00000000-0000-4000-8000-000000000000',
       platformName: 'P',
       remark: 'r',
     },

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { fail, forbidden, notFound } from '../../http/app-error.ts';
 import { canSeeProvider, type Caller, type ProviderScope } from '../../http/caller.ts';
 import type { AccountService } from '../accounts/account.service.ts';
+import { assertStoredLogo } from '../system/stored-logo.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { SessionStore } from '../auth/session.store.ts';
 import { canManageProvider, scopeOf, type ScopeSubject } from './provider.policy.ts';
@@ -156,6 +157,7 @@ export class ProviderService {
           throw fail('provider.parentInvalid');
         }
       }
+      await assertStoredLogo(tx, input.logoUrl, { providerId: null, parentId });
       const number = input.number ?? newNumber();
       const taken = await this.repo.nameOrNumberTaken(tx, input.name, number);
       if (taken.name) throw fail('provider.exists');
@@ -197,6 +199,19 @@ export class ProviderService {
     });
   }
 
+  /** A provider's own platform name and logo (/settings/platSet); `logoUrl` undefined keeps the logo. */
+  async setBranding(
+    providerId: number,
+    branding: { platformName: string; logoUrl?: string | null | undefined },
+    tx: Executor,
+  ): Promise<void> {
+    await this.repo.update(tx, providerId, {
+      platformName: branding.platformName,
+      ...(branding.logoUrl === undefined ? {} : { logoUrl: branding.logoUrl }),
+      updatedAt: this.clock.now(),
+    });
+  }
+
   async resetPassword(caller: Caller, id: number, ip: string): Promise<string> {
     return this.db.transaction(async (tx) => {
       const row = await this.manageable(caller, id, tx);
@@ -219,6 +234,8 @@ export class ProviderService {
         const taken = await this.repo.nameOrNumberTaken(tx, name, number, id);
         if (taken.name) throw fail('provider.exists');
         if (taken.number) throw fail('provider.numberExists');
+        if (edit.logoUrl !== row.logoUrl)
+          await assertStoredLogo(tx, edit.logoUrl, { providerId: row.id, parentId: row.parentId });
         await this.repo.update(tx, id, {
           name,
           number,

@@ -10,8 +10,8 @@ export class SettingsService {
     private readonly clock: Clock,
   ) {}
 
-  async get<T>(key: string): Promise<T | undefined> {
-    return (await this.repo.get(this.db, key)) as T | undefined;
+  async get<T>(key: string, tx: Executor = this.db): Promise<T | undefined> {
+    return (await this.repo.get(tx, key)) as T | undefined;
   }
 
   /** Stores `value` unless the key exists; returns what is stored either way. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { CONSTANTS, getFile, type UploadedFile } from '@vigil/contract';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
 import { fileTooLarge, invalid, notFound } from '../../http/app-error.ts';
 import type { Caller } from '../../http/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
-import { FileRepository } from './file.repository.ts';
-import { pngSize } from './png.ts';
+import { FileRepository, type FileOwner } from './file.repository.ts';
+import { decodePng } from './png.ts';
+import { assertStoredLogo } from './stored-logo.ts';
 import type { SettingsService } from './settings.service.ts';
 
 const PLATFORM = 'system.platform';
@@ -28,9 +29,10 @@ export class SystemService {
     private readonly audit: AuditService,
   ) {}
 
-  private async platform(): Promise<PlatformSetting> {
+  /** `tx` inside a transaction: PGlite has one connection, a query beside the transaction waits forever. */
+  private async platform(tx: Executor = this.db): Promise<PlatformSetting> {
     return (
-      (await this.settings.get<PlatformSetting>(PLATFORM)) ?? { platformName: DEFAULT_PLATFORM_NAME, logoUrl: null }
+      (await this.settings.get<PlatformSetting>(PLATFORM, tx)) ?? { platformName: DEFAULT_PLATFORM_NAME, logoUrl: null }
     );
   }
 
@@ -46,13 +48,31 @@ export class SystemService {
     };
   }
 
+  /**
+   * A provider account sets its own provider's name and logo (its accounts see them, and a
+   * class 1 provider's also show for class 2 providers without their own); the platform
+   * administrator sets the platform's.
+   */
   async setPlatform(caller: Caller, change: { platformName: string; logoUrl?: string | null | undefined }, ip: string) {
-    const current = await this.platform();
-    const next: PlatformSetting = {
-      platformName: change.platformName,
-      logoUrl: change.logoUrl === undefined ? current.logoUrl : change.logoUrl,
-    };
     await this.db.transaction(async (tx) => {
+      const providerId = caller.providerId;
+      await assertStoredLogo(tx, change.logoUrl, { providerId });
+      if (providerId !== null) {
+        await this.providers.setBranding(providerId, change, tx);
+        await this.audit.byCaller(
+          caller,
+          ip,
+          'provider.branding',
+          { type: 'provider', id: providerId, providerId, detail: { ...change } },
+          tx,
+        );
+        return;
+      }
+      const current = await this.platform(tx);
+      const next: PlatformSetting = {
+        platformName: change.platformName,
+        logoUrl: change.logoUrl === undefined ? current.logoUrl : change.logoUrl,
+      };
       await this.settings.put(PLATFORM, next, tx);
       await this.audit.byCaller(
         caller,
@@ -64,12 +84,16 @@ export class SystemService {
     });
   }
 
-  /** Logos only: PNG, exactly 200×200 px, under 100 KB. Stored in the database so every instance serves it. */
+  /**
+   * Logos only: a whole valid PNG, exactly 200×200 px, under 100 KB. Stored in the database so
+   * every instance serves it. The uploader's earlier logos that nothing shows are deleted, so
+   * repeated uploads cannot fill the database.
+   */
   async uploadLogo(caller: Caller, file: UploadedFile | undefined): Promise<{ url: string; size: number }> {
     const { logo } = CONSTANTS;
     if (!file || file.bytes.length === 0) throw invalid('upload.missing');
     if (file.bytes.length >= logo.maxBytes) throw fileTooLarge(logo.maxBytes);
-    const size = pngSize(file.bytes);
+    const size = decodePng(file.bytes);
     if (!size) throw invalid('upload.notPng');
     if (size.width !== logo.widthPx || size.height !== logo.heightPx) {
       throw invalid('upload.dimensions', {
@@ -80,14 +104,19 @@ export class SystemService {
       });
     }
     const id = randomUUID();
-    await this.files.insert(this.db, {
-      id,
-      providerId: caller.providerId,
-      contentType: logo.type,
-      size: file.bytes.length,
-      bytes: file.bytes,
-      uploadedBy: caller.accountId,
-      createdAt: this.clock.now(),
+    const owner: FileOwner =
+      caller.providerId === null ? { accountId: caller.accountId } : { providerId: caller.providerId };
+    await this.db.transaction(async (tx) => {
+      await this.files.insert(tx, {
+        id,
+        providerId: caller.providerId,
+        contentType: logo.type,
+        size: file.bytes.length,
+        bytes: file.bytes,
+        uploadedBy: caller.accountId,
+        createdAt: this.clock.now(),
+      });
+      await this.files.deleteUnused(tx, owner, id);
     });
     return { url: `${getFile.path}?id=${id}`, size: file.bytes.length };
   }

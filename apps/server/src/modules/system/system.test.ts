@@ -7,6 +7,9 @@ import {
   uploadLogo,
   type Role,
 } from '@vigil/contract';
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { files } from '../../db/schema.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
@@ -52,29 +55,151 @@ describeEachDb('platform name (%s)', (target) => {
     expect((await app.call(postPlatformName, { platformName: `  ${twenty} ` }, { token: senior })).status).toBe(200);
     expect((await app.call(getPlatformName, {})).data?.platformName).toBe(twenty);
     // The logo is kept when only the name changes, and can be set with it.
-    await app.call(postPlatformName, { platformName: 'Sunrise Care', logoUrl: '/system/file?id=x' }, { token: senior });
+    const logo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: senior })).data?.url ?? '';
+    expect(
+      (await app.call(postPlatformName, { platformName: 'Sunrise Care', logoUrl: logo }, { token: senior })).status,
+    ).toBe(200);
     await app.call(postPlatformName, { platformName: 'Sunrise Care 2' }, { token: senior });
-    expect((await app.call(getPlatformName, {})).data).toEqual({
-      platformName: 'Sunrise Care 2',
-      logoUrl: '/system/file?id=x',
-    });
+    expect((await app.call(getPlatformName, {})).data).toEqual({ platformName: 'Sunrise Care 2', logoUrl: logo });
   });
 
-  it('refuses renaming by SUPER_ROLE and provider accounts (no_permission)', async () => {
+  it('refuses renaming by SUPER_ROLE, staff and anonymous callers (no_permission)', async () => {
     const before = (await app.call(getPlatformName, {})).data?.platformName;
     const asSuper = await app.call(postPlatformName, { platformName: 'Hijacked' }, { token: admin });
     expect(asSuper.status).toBe(300);
     expect(asSuper.msgKey).toBe('no_permission');
     const p = await makeProvider(app, admin, 'Namer Provider');
-    const asProvider = await app.call(
-      postPlatformName,
-      { platformName: 'Hijacked' },
-      { token: await app.login(p.userName, p.password) },
-    );
-    expect(asProvider.msgKey).toBe('no_permission');
+    const providerToken = await app.login(p.userName, p.password);
+    for (const role of ['SUB_ROLE', 'GOVERNMENT', 'SOCIAL_WORKER'] as const) {
+      const staff = await makeAccount(app, providerToken, `namer${role.replace('_', '').slice(0, 8)}`, role);
+      const res = await app.call(
+        postPlatformName,
+        { platformName: 'Hijacked' },
+        { token: await app.login(staff.userName, staff.password) },
+      );
+      expect(res.msgKey, role).toBe('no_permission');
+    }
     const anonymous = await app.call(postPlatformName, { platformName: 'Hijacked' });
     expect(anonymous.httpStatus).toBe(401);
     expect((await app.call(getPlatformName, {})).data?.platformName).toBe(before);
+  });
+
+  it('lets class 1 and class 2 providers set their own name and logo on /settings/platSet, not the platform’s', async () => {
+    const platformBefore = (await app.call(getPlatformName, {})).data;
+    const group = await makeProvider(app, admin, 'Own Brand Group');
+    const groupToken = await app.login(group.userName, group.password);
+    const home = await makeProvider(app, groupToken, 'Own Brand Home', { parentId: group.id });
+    const homeToken = await app.login(home.userName, home.password);
+
+    const groupLogo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: groupToken })).data?.url;
+    const saved = await app.call(
+      postPlatformName,
+      { platformName: 'Group Portal', logoUrl: groupLogo ?? null },
+      { token: groupToken },
+    );
+    expect(saved.status).toBe(200);
+    expect((await app.call(getPlatformName, {}, { token: groupToken })).data).toEqual({
+      platformName: 'Group Portal',
+      logoUrl: groupLogo,
+    });
+    // The class 2 provider without its own branding shows its parent's…
+    expect((await app.call(getPlatformName, {}, { token: homeToken })).data?.platformName).toBe('Group Portal');
+    // …until it sets its own; the name alone keeps the inherited logo.
+    expect((await app.call(postPlatformName, { platformName: 'Home Portal' }, { token: homeToken })).status).toBe(200);
+    expect((await app.call(getPlatformName, {}, { token: homeToken })).data).toEqual({
+      platformName: 'Home Portal',
+      logoUrl: groupLogo,
+    });
+    // Stored on the providers, shown in the administrator's provider list too.
+    expect((await app.call(getProvider, { id: group.id }, { token: admin })).data).toMatchObject({
+      platformName: 'Group Portal',
+      logoUrl: groupLogo,
+    });
+    // The platform's own setting is untouched.
+    expect((await app.call(getPlatformName, {})).data).toEqual(platformBefore);
+    expect((await app.call(getPlatformName, {}, { token: admin })).data).toEqual(platformBefore);
+  });
+
+  it('accepts as logo only a file stored here: no outside address, no unknown file (logoUrl.invalid)', async () => {
+    const p = await makeProvider(app, admin, 'Outside Logo');
+    const token = await app.login(p.userName, p.password);
+    const outside = [
+      'https://tracker.example/pixel.png',
+      '//tracker.example/pixel.png',
+      'javascript:alert(1)',
+      '/system/file?id=x',
+      '/system/file?id=00000000-0000-4000-8000-000000000000&next=https://tracker.example',
+      '/assets/../../etc/passwd',
+    ];
+    for (const logoUrl of outside) {
+      const own = await app.call(postPlatformName, { platformName: 'Outside', logoUrl }, { token });
+      expect(own.status, logoUrl).toBe(400);
+      expect(own.msgKey, logoUrl).toBe('logoUrl.invalid');
+      const edit = await app.call(operateProvider, { id: p.id, type: 'edit', logoUrl }, { token: admin });
+      expect(edit.msgKey, logoUrl).toBe('logoUrl.invalid');
+    }
+    const unknown = '/system/file?id=00000000-0000-4000-8000-000000000000';
+    for (const res of [
+      await app.call(postPlatformName, { platformName: 'Outside', logoUrl: unknown }, { token }),
+      await app.call(operateProvider, { id: p.id, type: 'edit', logoUrl: unknown }, { token: admin }),
+      await app.call(
+        insertProvider,
+        { name: 'Unknown Logo', userName: 'unknownLogo1', passWord: 'Care#Home2026', logoUrl: unknown },
+        { token: admin },
+      ),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.msgKey).toBe('logoUrl.invalid');
+      expect(res.msg).toBe('The logo must be an image uploaded to this platform.');
+    }
+    expect((await app.call(getProvider, { id: p.id }, { token: admin })).data?.logoUrl).toBeNull();
+  });
+
+  it("refuses another tenant's logo, even from an administrator; a class 2 provider may use its parent's and the platform's uploads", async () => {
+    const other = await makeProvider(app, admin, 'Other Tenant Logo');
+    const otherToken = await app.login(other.userName, other.password);
+    const otherLogo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: otherToken })).data?.url;
+    const group = await makeProvider(app, admin, 'Parent Logo Group');
+    const groupToken = await app.login(group.userName, group.password);
+    const home = await makeProvider(app, groupToken, 'Parent Logo Home', { parentId: group.id });
+    const homeToken = await app.login(home.userName, home.password);
+
+    const foreign = await app.call(
+      postPlatformName,
+      { platformName: 'Borrowed', logoUrl: otherLogo },
+      { token: groupToken },
+    );
+    expect(foreign.msgKey).toBe('logoUrl.invalid');
+    const foreignEdit = await app.call(
+      operateProvider,
+      { id: home.id, type: 'edit', logoUrl: otherLogo },
+      { token: groupToken },
+    );
+    expect(foreignEdit.msgKey).toBe('logoUrl.invalid');
+
+    const groupLogo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: groupToken })).data?.url;
+    expect(
+      (await app.call(operateProvider, { id: home.id, type: 'edit', logoUrl: groupLogo }, { token: groupToken }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await app.call(postPlatformName, { platformName: 'Home', logoUrl: groupLogo }, { token: homeToken })).status,
+    ).toBe(200);
+    const platformLogo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: admin })).data?.url;
+    expect(
+      (await app.call(operateProvider, { id: other.id, type: 'edit', logoUrl: platformLogo }, { token: admin })).status,
+    ).toBe(200);
+    // Not even an administrator puts one tenant's upload on another tenant or on the platform.
+    expect(
+      (await app.call(operateProvider, { id: home.id, type: 'edit', logoUrl: otherLogo }, { token: admin })).msgKey,
+    ).toBe('logoUrl.invalid');
+    expect(
+      (await app.call(postPlatformName, { platformName: 'Platform', logoUrl: otherLogo }, { token: senior })).msgKey,
+    ).toBe('logoUrl.invalid');
+    // The class 2 provider cannot reach past its own parent.
+    expect(
+      (await app.call(postPlatformName, { platformName: 'Home', logoUrl: otherLogo }, { token: homeToken })).msgKey,
+    ).toBe('logoUrl.invalid');
   });
 
   it.each([
@@ -136,6 +261,7 @@ describeEachDb('platform name (%s)', (target) => {
 describeEachDb('logo upload (%s)', (target) => {
   let app: TestApp;
   let admin: string;
+  const storedFiles = async () => (await app.database.db.select({ n: count() }).from(files))[0]?.n ?? 0;
 
   beforeAll(async () => {
     app = await createTestApp(target);
@@ -171,6 +297,53 @@ describeEachDb('logo upload (%s)', (target) => {
     const token = await app.login(p.userName, p.password);
     const res = await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token });
     expect(res.status).toBe(200);
+  });
+
+  it('refuses the upload to roles that never set a logo, storing nothing', async () => {
+    const p = await makeProvider(app, admin, 'Staff Logo Provider');
+    const providerToken = await app.login(p.userName, p.password);
+    const before = await storedFiles();
+    for (const role of ['SUB_ROLE', 'GOVERNMENT', 'SOCIAL_WORKER'] as const) {
+      const staff = await makeAccount(app, providerToken, `logo${role.replace('_', '').slice(0, 8)}`, role);
+      const res = await app.call(uploadLogo, fileForm(encodePng(200, 200)), {
+        token: await app.login(staff.userName, staff.password),
+      });
+      expect(res.msgKey, role).toBe('no_permission');
+    }
+    expect(await storedFiles()).toBe(before);
+  });
+
+  it('replaces rather than accumulates: 20 uploads leave one unused file, logos in use stay', async () => {
+    const p = await makeProvider(app, admin, 'Many Uploads');
+    const token = await app.login(p.userName, p.password);
+    const ownFiles = async () =>
+      (await app.database.db.select({ n: count() }).from(files).where(eq(files.providerId, p.id)))[0]?.n ?? 0;
+    const first = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token })).data?.url ?? '';
+    expect((await app.call(postPlatformName, { platformName: 'Many', logoUrl: first }, { token })).status).toBe(200);
+    let last = '';
+    for (let i = 0; i < 20; i++) {
+      const res = await app.call(uploadLogo, fileForm(encodePng(200, 200, { pixel: () => [i, i, i, 255] })), { token });
+      expect(res.status).toBe(200);
+      last = res.data?.url ?? '';
+    }
+    // The logo in use and the newest upload; the other 19 are gone.
+    expect(await ownFiles()).toBe(2);
+    expect((await app.app.inject({ url: first })).statusCode).toBe(200);
+    expect((await app.app.inject({ url: last })).statusCode).toBe(200);
+    // Another provider's and the platform's files are never touched.
+    const other = await makeProvider(app, admin, 'Other Uploads');
+    const otherToken = await app.login(other.userName, other.password);
+    const otherUrl = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: otherToken })).data?.url ?? '';
+    await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token });
+    expect((await app.app.inject({ url: otherUrl })).statusCode).toBe(200);
+  });
+
+  it('refuses random bytes behind a valid PNG header (the old check read only the first bytes)', async () => {
+    const png = encodePng(200, 200);
+    const random = Buffer.concat([png.subarray(0, 33), randomBytes(60_000)]);
+    const res = await app.call(uploadLogo, fileForm(random), { token: admin });
+    expect(res.status).toBe(400);
+    expect(res.msgKey).toBe('upload.notPng');
   });
 
   it.each([
