@@ -21,6 +21,8 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/**/*.ts', 'apps/web/**/*.tsx'],
+    // Test support is never bundled: it checks fakes against the contract's schemas.
+    ignores: ['apps/web/src/test/**'],
     rules: {
       // The root entry pulls zod's schemas into the console bundle (decision 0007).
       '@typescript-eslint/no-restricted-imports': [

@@ -17,3 +17,7 @@ export type { Account } from './calls/account.ts';
 export type { LoginResult, ProviderOption, SessionInfo } from './calls/auth.ts';
 export type { Provider } from './calls/provider.ts';
 export type { PlatformInfo } from './calls/system.ts';
+export type { FailureData, FailureKey, RowProblem } from './failures.ts';
+export type { BunkConflict, NameProblem } from './calls/facility.ts';
+export type { DeviceRowProblem } from './calls/devices.ts';
+export type { ResidentRow } from './calls/residents.ts';

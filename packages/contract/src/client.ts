@@ -1,3 +1,4 @@
+import type { FailureData, FailureKey } from './failures.ts';
 import type { Endpoint, EndpointRequest, EndpointResult } from './call.ts';
 import type { Envelope } from './envelope.ts';
 import { Status } from './status.ts';
@@ -27,6 +28,20 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/**
+ * The `data` of a failure with one of `keys`, typed as the contract declares it (failures.ts), or
+ * null for any other error and for a failure that carried none. The harness checks the server
+ * against the same declaration, so no client needs its own copy of these shapes.
+ */
+export const failureData = <K extends FailureKey>(error: unknown, ...keys: K[]): FailureData<K> | null =>
+  error instanceof ApiError &&
+  error.msgKey !== undefined &&
+  (keys as readonly string[]).includes(error.msgKey) &&
+  error.data !== null &&
+  typeof error.data === 'object'
+    ? (error.data as FailureData<K>)
+    : null;
 
 const toQuery = (input: Record<string, unknown>): string => {
   const params = new URLSearchParams();

@@ -1,3 +1,4 @@
+export * from './answer-check.ts';
 export * from './call.ts';
 export * from './catalogue.ts';
 export * from './client.ts';
@@ -5,6 +6,7 @@ export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './device-types.ts';
 export * from './envelope.ts';
+export * from './failures.ts';
 export * from './messages/index.ts';
 export * from './message-fields.ts';
 export * from './openapi.ts';

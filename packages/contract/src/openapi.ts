@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CallDef } from './call.ts';
 import { calls } from './catalogue.ts';
+import { FAILURE_DATA } from './failures.ts';
 import { Status } from './status.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -21,11 +22,30 @@ const envelopeOf = (data: JsonSchema): JsonSchema => ({
         .join(', ')}`,
     },
     msg: { type: 'string', description: 'Localised by Accept-Language' },
-    data: { anyOf: [data, { type: 'null' }] },
+    data: {
+      anyOf: [data, { type: 'null' }],
+      description:
+        'On success the result; on failure null, or for the message keys under components.schemas `Failure.<msgKey>` that shape',
+    },
     msgKey: { type: 'string', description: 'Message key of a failure' },
     field: { type: 'string', description: 'Request field a failure is about, e.g. `name` or `contacts.0.phone`' },
   },
 });
+
+/** A multipart request: its form fields as declared, the uploaded file (not representable in JSON) as binary. */
+const multipartSchema = (request: JsonSchema): JsonSchema => {
+  const props = (request.properties ?? {}) as Record<string, JsonSchema>;
+  return {
+    ...request,
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(props).map(([field, schema]) => [
+        field,
+        field === 'file' ? { type: 'string', format: 'binary', description: 'The uploaded file' } : schema,
+      ]),
+    ),
+  };
+};
 
 const operation = (name: string, call: CallDef): JsonSchema => {
   const request = toSchema(call.request, 'input');
@@ -67,10 +87,7 @@ const operation = (name: string, call: CallDef): JsonSchema => {
         : call.input === 'form'
           ? 'application/x-www-form-urlencoded'
           : 'multipart/form-data';
-    const schema =
-      call.input === 'multipart'
-        ? { type: 'object', properties: { file: { type: 'string', format: 'binary' } } }
-        : request;
+    const schema = call.input === 'multipart' ? multipartSchema(request) : request;
     op.requestBody = { required: true, content: { [mediaType]: { schema } } };
   }
   if (call.creates) {
@@ -105,7 +122,12 @@ export const buildOpenApi = (version: string): JsonSchema => {
         'Every answer is HTTP 200 with an envelope {status, msg, data}; status 200 is success. ' +
         'Send the session token in X-Token (or Authorization: Bearer). See docs/api-conventions.md.',
     },
-    components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+    components: {
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } },
+      schemas: Object.fromEntries(
+        Object.entries(FAILURE_DATA).map(([key, schema]) => [`Failure.${key}`, toSchema(schema, 'output')]),
+      ),
+    },
     paths,
   };
 };

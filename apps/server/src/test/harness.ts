@@ -4,6 +4,8 @@ import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { PGlite } from '@electric-sql/pglite';
 import {
+  assertDeclaredAnswer,
+  assertDeclaredFailure,
   createClient,
   Status,
   type CallDef,
@@ -185,6 +187,8 @@ export const createTestApp = async (target: DbTarget, options: TestAppOptions = 
     }
     const text = await res.text();
     const parsed = JSON.parse(text) as Envelope<CallResult<typeof def>>;
+    if (parsed.status === Status.OK) assertDeclaredAnswer(def, parsed.data);
+    else assertDeclaredFailure(def, parsed.msgKey, parsed.data);
     return { ...parsed, httpStatus: res.status };
   };
 

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { takeFakeViolations } from './contract-fakes.ts';
 
 // jsdom lacks these browser APIs that Ant Design relies on.
 Object.defineProperty(window, 'matchMedia', {
@@ -30,4 +31,10 @@ window.getComputedStyle = (
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+});
+
+// A fake answered something the real server never would: fail here, naming it.
+afterEach(() => {
+  const violations = takeFakeViolations();
+  if (violations.length) throw new Error(`test fakes answered outside the contract:\n${violations.join('\n')}`);
 });

@@ -205,6 +205,7 @@ export const DeviceRowProblemSchema = z.object({
   msgKey: z.string(),
   msg: z.string(),
 });
+export type DeviceRowProblem = z.infer<typeof DeviceRowProblemSchema>;
 
 export const DeviceCommandReceiptSchema = z
   .object({

@@ -120,6 +120,7 @@ export const BunkConflictSchema = z.object({
   userId: z.number().int().nullable(),
   userName: z.string().nullable(),
 });
+export type BunkConflict = z.infer<typeof BunkConflictSchema>;
 /**
  * `data` of the confirm-move failure (inner status 300, msgKey `bed.confirmMove`). Nothing was
  * changed; sending the same request with `confirm: true` performs the move in one transaction.
@@ -136,6 +137,7 @@ export const NameProblemSchema = z.object({
   name: z.string(),
   msgKey: z.string(),
 });
+export type NameProblem = z.infer<typeof NameProblemSchema>;
 
 const counted = { ...counts, freeCount: z.number().int() };
 const RoomNodeSchema = z.object({

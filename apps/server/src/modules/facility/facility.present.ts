@@ -9,7 +9,12 @@ const NO_COUNTS: Counts = { bedCount: 0, occupiedCount: 0, deviceCount: 0 };
 export const mattressOf = (value: string): Mattress =>
   (MATTRESSES as readonly string[]).includes(value) ? (value as Mattress) : 'sponge';
 
-export const countsOf = (c: Counts | undefined): Counts => ({ ...NO_COUNTS, ...c });
+/** Only the counts: the rows they come from carry their grouping key too, which no answer declares. */
+export const countsOf = (c: Counts | undefined): Counts => ({
+  bedCount: c?.bedCount ?? NO_COUNTS.bedCount,
+  occupiedCount: c?.occupiedCount ?? NO_COUNTS.occupiedCount,
+  deviceCount: c?.deviceCount ?? NO_COUNTS.deviceCount,
+});
 
 export const addCounts = (a: Counts, b: Counts | undefined): Counts => ({
   bedCount: a.bedCount + (b?.bedCount ?? 0),

@@ -6,7 +6,7 @@ import { englishI18n, inTestShell } from '../../test/render.tsx';
 
 import CaregiverEditPage from './CaregiverEditPage.tsx';
 import { EDIT_PATH, LIST_PATH } from './paths.ts';
-import { caregiverRow, installFakeServer } from './test-support.ts';
+import { caregiverRow, installFakeServer, residentRow } from './test-support.ts';
 
 const server = installFakeServer();
 
@@ -31,7 +31,7 @@ beforeEach(() => {
     data: {
       rows:
         body.keyWord === 'Sun'
-          ? [{ id: 21, name: 'Sun Mei', areaName: 'East', floorName: '2F', roomName: '201', bedName: 'A' }]
+          ? [residentRow({ id: 21, name: 'Sun Mei', areaName: 'East', floorName: '2F', roomName: '201', bedName: 'A' })]
           : [],
       total: body.keyWord === 'Sun' ? 1 : 0,
       pageNum: 1,

@@ -1,5 +1,7 @@
 /** Test doubles for the caregiver screens: a fake server behind fetch, a fake XHR for uploads, rows. */
+import type { ResidentRow } from '@vigil/contract/browser';
 import { vi } from 'vitest';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import type { CaregiverRow } from './caregiver-model.ts';
 
 export const caregiverRow = (over: Partial<CaregiverRow> = {}): CaregiverRow => ({
@@ -32,7 +34,8 @@ export const installFakeServer = () => {
     const path = url.split('?')[0] ?? url;
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
     requests.push({ path, body });
-    const answer = routes.get(path)?.(body) ?? { data: null };
+    const route = routes.get(path);
+    const answer = route?.(body) ?? { data: null };
     if (answer instanceof Response) return answer;
     const envelope = {
       status: answer.status ?? 200,
@@ -41,6 +44,8 @@ export const installFakeServer = () => {
       field: answer.field,
       data: answer.data ?? null,
     };
+    // A fake answers only what the real server may: typed against the contract, not a copy of it.
+    if (route) checkFakeAnswer(path, envelope);
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
   globalThis.fetch = fetchMock as unknown as typeof fetch;
@@ -85,3 +90,35 @@ export class FakeXhr {
     this.onload?.();
   }
 }
+
+/** A whole resident row as the resident list answers it. */
+export const residentRow = (over: Partial<ResidentRow> & Pick<ResidentRow, 'id' | 'name'>): ResidentRow => ({
+  providerId: 2,
+  providerName: 'Sunrise Care',
+  gender: 1,
+  birthDate: '1940-05-06',
+  age: 86,
+  height: null,
+  weight: null,
+  medicalHistory: [],
+  priority: false,
+  remark: null,
+  state: 'checkedIn',
+  admittedAt: '2026-01-02T03:04:05.000Z',
+  checkedOutAt: null,
+  bedId: 31,
+  bedName: null,
+  roomId: 41,
+  roomName: null,
+  floorId: 51,
+  floorName: null,
+  areaId: 61,
+  areaName: null,
+  communityId: null,
+  communityName: null,
+  contactsCount: 0,
+  carers: [],
+  away: false,
+  createTime: '2026-01-02T03:04:05.000Z',
+  ...over,
+});

@@ -9,6 +9,7 @@ import {
   confirmButton,
   device,
   dialogButton,
+  expectRefusal,
   formErrors,
   lastForm,
   lastJson,
@@ -17,6 +18,7 @@ import {
   requestsTo,
   signInAs,
   installFakeApi,
+  providerRow,
 } from './test-server.ts';
 
 const api = installFakeApi();
@@ -62,10 +64,7 @@ beforeEach(() => {
     },
   }));
   api.routes.set('/provider/queryProviderList', () => ({
-    data: page([
-      { id: 7, name: 'Sunrise Care', enabled: true },
-      { id: 8, name: 'Harbour Home', enabled: true },
-    ]),
+    data: page([providerRow({ id: 7, name: 'Sunrise Care' }), providerRow({ id: 8, name: 'Harbour Home' })]),
   }));
 });
 afterEach(() => sessionStore.reset());
@@ -250,7 +249,9 @@ describe('DeviceList: registering and editing', () => {
 describe('DeviceList: commands', () => {
   it('reboots an online device after a confirmation, and not an offline one', async () => {
     await show();
-    expect(within(rowOf('SLP-1002')).getByText('Reboot').closest('button')).toBeDisabled();
+    const offlineReboot = within(rowOf('SLP-1002')).getByText('Reboot').closest('button') as HTMLElement;
+    expect(offlineReboot).toBeDisabled();
+    await expectRefusal(offlineReboot, 'Only online devices can be rebooted; this one is offline.');
     fireEvent.click(within(rowOf('SLP-1001')).getByText('Reboot'));
     expect(await screen.findByText('Reboot SLP-1001? Monitoring pauses while it restarts.')).toBeInTheDocument();
     fireEvent.click(await confirmButton('OK'));
@@ -320,14 +321,21 @@ describe('DeviceList: commands', () => {
       return item;
     });
     expect(init).toHaveClass('ant-dropdown-menu-item-disabled');
-    expect(init.textContent).toContain('Link the sensor to a bed first');
+    await expectRefusal(
+      init as HTMLElement,
+      'Link the sensor to a bed first: an installed sensor is initialised on its bed.',
+    );
     fireEvent.click(screen.getByTestId('device-more-SLP-1001'));
-    await waitFor(() =>
-      expect(
-        [...document.querySelectorAll('.ant-dropdown-menu-item-disabled')].some((e) =>
-          e.textContent?.includes('Linked to bed Building A / Floor 1 / 101 / 1'),
-        ),
-      ).toBe(true),
+    const linkedDelete = await waitFor(() => {
+      const item = [...document.querySelectorAll<HTMLElement>('.ant-dropdown-menu-item-disabled')].find(
+        (e) => e.textContent === 'Delete',
+      );
+      if (!item) throw new Error('no disabled delete');
+      return item;
+    });
+    await expectRefusal(
+      linkedDelete,
+      'Linked to bed Building A / Floor 1 / 101 / 1: unlink it in bed management before deleting it.',
     );
   });
 

@@ -8,6 +8,7 @@ import {
   CATALOGUE,
   choose,
   confirmButton,
+  expectRefusal,
   device,
   dialogButton,
   formErrors,
@@ -19,6 +20,7 @@ import {
   requestsTo,
   signInAs,
   installFakeApi,
+  providerRow,
 } from './test-server.ts';
 
 const api = installFakeApi();
@@ -76,10 +78,7 @@ beforeEach(() => {
     data: { total: 3, online: 3, offline: 0, groups: [{ kind: 'gateway', total: 3, online: 3, offline: 0 }] },
   }));
   api.routes.set('/provider/queryProviderList', () => ({
-    data: page([
-      { id: 7, name: 'Sunrise Care', enabled: true },
-      { id: 8, name: 'Harbour Home', enabled: true },
-    ]),
+    data: page([providerRow({ id: 7, name: 'Sunrise Care' }), providerRow({ id: 8, name: 'Harbour Home' })]),
   }));
 });
 afterEach(() => sessionStore.reset());
@@ -104,6 +103,8 @@ describe('GatewayHostPage', () => {
   it('pairs a sub-device under a host, and not under a full one', async () => {
     await show();
     expect(screen.getByTestId('pair-GW-FULL')).toBeDisabled();
+    await expectRefusal(screen.getByTestId('pair-GW-FULL'), 'This host is full: it holds at most 49 sub-devices.');
+    expect(screen.getByTestId('pair-GW-001').closest('.refused-action')).toBeNull();
     fireEvent.click(screen.getByTestId('pair-GW-001'));
     const form = await screen.findByTestId('pair-form');
     expect(screen.getByText('This host has 2 sub-devices; it holds at most 49.')).toBeInTheDocument();
@@ -164,7 +165,10 @@ describe('GatewayHostPage', () => {
   it('deletes an empty host with its type after a confirmation, and not a host with sub-devices', async () => {
     api.routes.set('/he/deleteDevice', () => ({ data: { telecom: 'disabled', telecomMsg: null } }));
     await show();
-    expect(within(rowOf('GW-001')).getByText('Delete').closest('button')).toBeDisabled();
+    const withSubs = within(rowOf('GW-001')).getByText('Delete').closest('button') as HTMLElement;
+    expect(withSubs).toBeDisabled();
+    await expectRefusal(withSubs, 'Remove its 2 sub-devices first.');
+    expect(within(rowOf('GW-EMPTY')).getByText('Delete').closest('.refused-action')).toBeNull();
     fireEvent.click(within(rowOf('GW-EMPTY')).getByText('Delete'));
     fireEvent.click(await confirmButton('OK'));
     await waitFor(() =>

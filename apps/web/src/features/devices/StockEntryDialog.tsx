@@ -1,4 +1,4 @@
-import { deviceStockImport } from '@vigil/contract/browser';
+import { deviceStockImport, failureData } from '@vigil/contract/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,6 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { typeOptions } from './device-labels.ts';
 import { blankToUndefined, DEVICE_ID_MAX, DEVICE_ID_PATTERN, trimmed, type DeviceTypeOption } from './device-model.ts';
-import { rowProblemsOf } from './server-refusal.ts';
 
 interface StockFields {
   deviceId: string;
@@ -71,7 +70,9 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
   });
   const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
-      const problems = rowProblemsOf(error).filter((p) => FIELDS.includes(p.field as keyof StockFields));
+      const problems = (failureData(error, 'deviceStock.rowErrors')?.problems ?? []).filter((p) =>
+        FIELDS.includes(p.field as keyof StockFields),
+      );
       if (problems.length)
         form.setFields(problems.map((p) => ({ name: p.field as keyof StockFields, errors: [p.msg] })));
       else onError(error);

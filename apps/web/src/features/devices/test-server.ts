@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { SessionInfo } from '@vigil/contract/browser';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import type { Provider, SessionInfo } from '@vigil/contract/browser';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import type { DeviceRow, DeviceTypeOption } from './device-model.ts';
 
@@ -30,7 +31,8 @@ export const installFakeApi = (): FakeApi => {
     const url = new URL(input, 'http://localhost');
     const request = { path: url.pathname, method: init?.method ?? 'GET', url, body: init?.body };
     fake.requests.push(request);
-    const answer = fake.routes.get(url.pathname)?.(request) ?? {};
+    const route = fake.routes.get(url.pathname);
+    const answer = route?.(request) ?? {};
     const envelope = {
       status: answer.status ?? 200,
       msg: answer.msg ?? 'ok',
@@ -38,6 +40,8 @@ export const installFakeApi = (): FakeApi => {
       field: answer.field,
       data: answer.data ?? null,
     };
+    // A fake answers only what the real server may: typed against the contract, not a copy of it.
+    if (route) checkFakeAnswer(url.pathname, envelope);
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
   }) as typeof fetch;
   return fake;
@@ -156,3 +160,31 @@ export const dialogButton = async (text: string): Promise<HTMLElement> =>
 /** Validation messages shown in forms right now. */
 export const formErrors = (): string[] =>
   [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent ?? '');
+
+/** Hovers a disabled action (a button or a menu entry) and waits for the tooltip giving its reason. */
+export const expectRefusal = async (action: HTMLElement, reason: string) => {
+  const holder = action.closest<HTMLElement>('.refused-action') ?? action.querySelector<HTMLElement>('.refused-action');
+  if (!holder) throw new Error('the action gives no reason');
+  fireEvent.mouseEnter(holder);
+  await waitFor(() => {
+    const shown = [...document.querySelectorAll('.ant-tooltip:not(.ant-tooltip-hidden)')].map((e) => e.textContent);
+    if (!shown.includes(reason)) throw new Error(`no tooltip “${reason}” in ${JSON.stringify(shown)}`);
+  });
+  fireEvent.mouseLeave(holder);
+};
+
+/** A whole provider row as queryProviderList answers it. */
+export const providerRow = (over: Partial<Provider> & Pick<Provider, 'id' | 'name'>): Provider => ({
+  number: `P${over.id}`,
+  domain: `d${over.id}`,
+  userName: `provider${over.id}`,
+  providerClass: 1,
+  parentId: null,
+  parentName: null,
+  logoUrl: null,
+  platformName: null,
+  enabled: true,
+  remark: null,
+  createTime: '2026-01-02T03:04:05.000Z',
+  ...over,
+});

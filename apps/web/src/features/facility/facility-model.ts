@@ -3,6 +3,7 @@ import {
   type bunkList,
   type EndpointRequest,
   type EndpointResult,
+  type FailureKey,
   type getAreaWithRoomList,
   type queryCommunityList,
   type saveAlarmConfig,
@@ -65,3 +66,11 @@ export const selectionPath = (selection: PlaceSelection): string => {
   if (selection.level === 'room') parts.push(selection.room.name);
   return parts.join(' / ');
 };
+
+/** Message keys of a refused list of room or bed names; each carries every bad name (failures.ts). */
+export const NAME_LIST_REFUSALS = [
+  'facility.nameTooLong',
+  'facility.duplicateInList',
+  'room.exists',
+  'bed.exists',
+] as const satisfies readonly FailureKey[];

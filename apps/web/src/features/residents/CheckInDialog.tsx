@@ -1,4 +1,10 @@
-import { getBunkConfiguration, userCheckIn } from '@vigil/contract/browser';
+import {
+  CONFIRM_MOVE_KEY,
+  failureData,
+  getBunkConfiguration,
+  userCheckIn,
+  type BunkConflict,
+} from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Cascader, Empty, Form, Modal, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
@@ -7,7 +13,6 @@ import { api } from '../../shared/api/client.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { bedOfPath, bedOptions } from './bed-options.ts';
 import { placeOf, type ResidentRow } from './resident-model.ts';
-import { bedConflictsOf, type BedConflict } from './server-answers.ts';
 
 interface CheckInFields {
   bed?: number[];
@@ -44,7 +49,7 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
     if (resident) form.resetFields();
   }, [resident, form]);
 
-  const describe = (c: BedConflict) =>
+  const describe = (c: BunkConflict) =>
     c.kind === 'device'
       ? t('checkIn.conflict.device', { device: c.deviceId ?? '', bed: c.bunkPath })
       : c.kind === 'resident'
@@ -56,7 +61,7 @@ export const CheckInDialog = (props: { resident: ResidentRow | null; onClose: ()
       try {
         return await api(userCheckIn, { userId, bunkId });
       } catch (error) {
-        const conflicts = bedConflictsOf(error);
+        const conflicts = failureData(error, CONFIRM_MOVE_KEY)?.conflicts;
         if (!conflicts) throw error;
         const confirmed = await modal.confirm({
           title: t('checkIn.confirmTitle'),

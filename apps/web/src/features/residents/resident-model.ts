@@ -42,9 +42,6 @@ export const RESIDENT_LIMITS = {
   remarkMaxLength: CONSTANTS.remarkMaxLength,
 } as const;
 
-/** The same-name refusal the form reacts to. */
-export const SAME_NAME_KEY = 'resident.sameName';
-
 /** Where the two screens live (CONSOLE_ROUTES PeopleManage and addAndEditUser). */
 export const LIST_PATH = '/people-manage/userManage';
 export const EDIT_PATH = '/people-manage/addAndEdit/addAndEditUser';

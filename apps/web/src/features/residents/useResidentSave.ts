@@ -1,10 +1,9 @@
-import { insertResident, updateResident } from '@vigil/contract/browser';
+import { failureData, insertResident, updateResident } from '@vigil/contract/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { residentFields, type ResidentFormValues } from './resident-form.ts';
-import { isSameNameRefusal } from './server-answers.ts';
 
 /**
  * Registers (no id) or edits a resident. A same-name refusal asks "continue?" and, if the user
@@ -27,7 +26,7 @@ export const useResidentSave = (id: number | undefined, onSaved: () => void) => 
         await send(false);
         return true;
       } catch (error) {
-        if (!isSameNameRefusal(error)) throw error;
+        if (!failureData(error, 'resident.sameName')) throw error;
         const agreed = await modal.confirm({
           title: t('sameName.title'),
           content: t('sameName.question', { name: fields.name }),

@@ -1,4 +1,4 @@
-import { batchAddBunk } from '@vigil/contract/browser';
+import { batchAddBunk, failureData, type NameProblem } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, Radio, Space } from 'antd';
 import { useState } from 'react';
@@ -6,11 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
-import { MATTRESSES, PLACE_BATCH_MAX, REMARK_MAX, type Mattress } from '../facility-model.ts';
+import { MATTRESSES, NAME_LIST_REFUSALS, PLACE_BATCH_MAX, REMARK_MAX, type Mattress } from '../facility-model.ts';
 import { nameListRules } from '../form-rules.ts';
 import { NameProblems } from '../places/NameProblems.tsx';
 import type { PlaceDialog } from '../places/place-actions.ts';
-import { nameProblemsOf, type NameProblem } from '../server-problems.ts';
 
 interface BedFields {
   name: string;
@@ -46,8 +45,8 @@ export const AddBedsDialog = (props: {
   });
   const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
-      const problems = nameProblemsOf(error);
-      if (problems && error instanceof ApiError) setRefusal({ message: error.message, problems });
+      const problems = failureData(error, ...NAME_LIST_REFUSALS)?.problems;
+      if (problems?.length && error instanceof ApiError) setRefusal({ message: error.message, problems });
       else onError(error);
     },
   });

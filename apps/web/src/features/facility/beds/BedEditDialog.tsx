@@ -1,4 +1,4 @@
-import { updateBunk } from '@vigil/contract/browser';
+import { CONFIRM_MOVE_KEY, failureData, updateBunk } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Radio, Select } from 'antd';
 import { useState } from 'react';
@@ -7,7 +7,6 @@ import { api } from '../../../shared/api/client.ts';
 import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { MATTRESSES, REMARK_MAX, type Bed, type Mattress } from '../facility-model.ts';
 import { placeNameRules } from '../form-rules.ts';
-import { moveConflictsOf } from '../server-problems.ts';
 import { MoveConflicts } from './MoveConflicts.tsx';
 import { useDeviceOptions, useResidentOptions } from './useBedOptions.ts';
 
@@ -67,7 +66,7 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
     try {
       await save.mutateAsync({ values, confirm: false });
     } catch (error) {
-      const conflicts = moveConflictsOf(error);
+      const conflicts = failureData(error, CONFIRM_MOVE_KEY)?.conflicts;
       if (!conflicts) throw error;
       const agreed = await modal.confirm({
         title: t('move.title'),

@@ -1,9 +1,9 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { MoveConflict } from '../server-problems.ts';
+import type { BunkConflict } from '@vigil/contract/browser';
 
 /** What a bed save would move, one line each: a device or resident moving here, or the occupant checked out. */
-export const MoveConflicts = ({ conflicts, fallback }: { conflicts: readonly MoveConflict[]; fallback: string }) => {
+export const MoveConflicts = ({ conflicts, fallback }: { conflicts: readonly BunkConflict[]; fallback: string }) => {
   const { t } = useTranslation('facility');
   if (!conflicts.length) return <Typography.Paragraph>{fallback}</Typography.Paragraph>;
   return (

@@ -1,7 +1,7 @@
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PLACE_NAME_MAX } from '../facility-model.ts';
-import type { NameProblem } from '../server-problems.ts';
+import type { NameProblem } from '@vigil/contract/browser';
 
 /** Why the server refused one name of a batch, by its message key. */
 const REASONS: Record<string, string> = {

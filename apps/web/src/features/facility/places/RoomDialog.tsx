@@ -1,4 +1,4 @@
-import { getRoomListByAreaId, insertRoom, updateRoom } from '@vigil/contract/browser';
+import { failureData, getRoomListByAreaId, insertRoom, updateRoom, type NameProblem } from '@vigil/contract/browser';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Form, Input, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -6,9 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
-import { PLACE_BATCH_MAX, REMARK_MAX } from '../facility-model.ts';
+import { NAME_LIST_REFUSALS, PLACE_BATCH_MAX, REMARK_MAX } from '../facility-model.ts';
 import { nameListRules, placeNameRules } from '../form-rules.ts';
-import { nameProblemsOf, type NameProblem } from '../server-problems.ts';
 import { NameProblems } from './NameProblems.tsx';
 import type { PlaceDialog } from './place-actions.ts';
 
@@ -59,8 +58,8 @@ export const RoomDialog = (props: { mode: RoomMode; onClose: () => void; onSaved
   });
   const submit = useFormSubmit(form, save.mutateAsync, {
     onError: (error) => {
-      const problems = nameProblemsOf(error);
-      if (problems && error instanceof ApiError) setRefusal({ message: error.message, problems });
+      const problems = failureData(error, ...NAME_LIST_REFUSALS)?.problems;
+      if (problems?.length && error instanceof ApiError) setRefusal({ message: error.message, problems });
       else onError(error);
     },
   });
