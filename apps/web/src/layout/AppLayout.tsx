@@ -2,9 +2,10 @@ import { CONSTANTS, getPlatformName } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
 import { Drawer, Layout } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { api } from '../shared/api/client.ts';
-import { landingFor, routeForPath } from '../shared/routing/route-access.ts';
+import { allowedRoutes, landingFor, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { useSessionRefresh } from '../shared/session/useSessionRefresh.ts';
 import { useSession } from '../shared/session/session-store.ts';
@@ -15,6 +16,8 @@ import { Navbar } from './Navbar.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { tagsStore } from './tags-store.ts';
 import { TagsView } from './TagsView.tsx';
+import { pageTitle } from './page-title.ts';
+import './layout.css';
 
 const isMobileWidth = () => window.innerWidth < CONSTANTS.mobileLayoutBelowPx;
 
@@ -36,16 +39,27 @@ const useMobile = () => {
   return mobile;
 };
 
-/** Page title and icon follow the platform name and logo. */
-const useBranding = () => {
+/** Page title and icon follow the platform name and logo; the title names the screen first. */
+const useBranding = (pathname: string) => {
+  const { t } = useTranslation();
   const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
+  const platformName = platform.data?.platformName ?? storage.get(StorageKey.platName) ?? t('app.name');
+  const route = routeForPath(pathname);
+  const screen = route ? t(`menu.${route.name}`) : null;
+  useEffect(() => {
+    document.title = pageTitle(screen, platformName);
+    // Leaving the console (signing out) must not leave a screen's name in the tab.
+    return () => {
+      document.title = platformName;
+    };
+  }, [screen, platformName]);
   useEffect(() => {
     if (!platform.data) return;
-    document.title = platform.data.platformName;
     storage.set(StorageKey.platName, platform.data.platformName);
     storage.set(StorageKey.logoUrl, platform.data.logoUrl);
     const icon = document.getElementById('app-favicon');
-    if (icon instanceof HTMLLinkElement && platform.data.logoUrl) icon.href = platform.data.logoUrl;
+    // A removed logo takes the icon away too (the page's default is none).
+    if (icon instanceof HTMLLinkElement) icon.href = platform.data.logoUrl ?? 'data:,';
   }, [platform.data]);
 };
 
@@ -55,9 +69,25 @@ export const AppLayout = () => {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
   const access = useAccess();
-  useBranding();
+  useBranding(location.pathname);
   useSessionRefresh();
-  const mustChangePassword = useSession().info?.mustChangePassword === true;
+  const session = useSession();
+  const mustChangePassword = session.info?.mustChangePassword === true;
+  const userId = session.info ? String(session.info.userId) : null;
+
+  // The tags of this tab come back after a reload, minus the pages the session may no longer open.
+  useEffect(() => {
+    if (!access || userId === null) return;
+    const allowed = allowedRoutes(access);
+    tagsStore.restore(
+      userId,
+      (view) => {
+        const route = routeForPath(view.path);
+        return !!route && route.name === view.name && allowed.includes(route);
+      },
+      landingFor(access),
+    );
+  }, [access, userId]);
 
   useEffect(() => {
     const route = routeForPath(location.pathname);
@@ -83,15 +113,23 @@ export const AppLayout = () => {
           <Sidebar collapsed={false} />
         </Drawer>
       ) : (
-        <Layout.Sider width={CONSTANTS.sidebarWidthPx} collapsed={collapsed} collapsedWidth={64} trigger={null}>
+        <Layout.Sider
+          className="app-sider"
+          width={CONSTANTS.sidebarWidthPx}
+          collapsed={collapsed}
+          collapsedWidth={64}
+          trigger={null}
+        >
           <Sidebar collapsed={collapsed} />
         </Layout.Sider>
       )}
-      <Layout>
-        <Layout.Header className="app-header">
-          <Navbar collapsed={mobile ? !drawerOpen : collapsed} onToggle={toggle} />
-        </Layout.Header>
-        <TagsView />
+      <Layout className="app-main">
+        <div className="app-fixed-header">
+          <Layout.Header className="app-header">
+            <Navbar collapsed={mobile ? !drawerOpen : collapsed} onToggle={toggle} />
+          </Layout.Header>
+          <TagsView />
+        </div>
         <Layout.Content className="app-content">
           <UnsavedChangesGuard />
           {mustChangePassword && <PasswordDialog open forced onClose={() => undefined} />}

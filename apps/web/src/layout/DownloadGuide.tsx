@@ -3,6 +3,8 @@ import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { allowedRoutes, routeForPath, type AccessContext } from '../shared/routing/route-access.ts';
+import { useAccess } from '../shared/session/access.ts';
 import { isAbroad } from '../shared/storage.ts';
 
 /** The companion app is served by this server under /m/ (the mobile issue builds it). */
@@ -12,6 +14,34 @@ export const appLinks = (origin: string) => ({
   android: `${origin}/m/?platform=android`,
   androidPage: `${origin}/m/install/android`,
 });
+
+export type GuideAction = 'createResident' | 'createFamily' | 'createMaintenance';
+
+/**
+ * Where each button of the guide leads. Family accounts come from a resident's emergency
+ * contacts, so "family account" opens the residents list, not caregiver management.
+ */
+export const GUIDE_TARGETS: Record<GuideAction, string> = {
+  createResident: '/people-manage/userManage',
+  createFamily: '/people-manage/userManage',
+  createMaintenance: '/permission/accountmanager',
+};
+
+/**
+ * The guide's buttons the session may follow (issue 8, point 14): only those whose screen the
+ * route access behind the menu lets it open. Abroad, the spec's guide has no family button.
+ */
+export const guideActions = (access: AccessContext | null): GuideAction[] => {
+  if (!access) return [];
+  const allowed = allowedRoutes(access);
+  const offered: GuideAction[] = access.abroad
+    ? ['createResident', 'createMaintenance']
+    : ['createResident', 'createFamily', 'createMaintenance'];
+  return offered.filter((action) => {
+    const route = routeForPath(GUIDE_TARGETS[action]);
+    return route !== undefined && allowed.includes(route);
+  });
+};
 
 const QrImage = ({ text, label }: { text: string; label: string }) => {
   const [src, setSrc] = useState<string>('');
@@ -35,7 +65,30 @@ export const DownloadGuide = ({ open, onClose }: { open: boolean; onClose: () =>
     onClose();
     void navigate(path);
   };
+  const access = useAccess();
   const abroad = isAbroad();
+  const actions = guideActions(access);
+  const buttons =
+    actions.length > 0 ? (
+      <Space orientation="vertical" align="center" data-testid="guide-actions">
+        <Space wrap style={{ justifyContent: 'center' }}>
+          {actions.map((action) => (
+            <Button key={action} onClick={() => go(GUIDE_TARGETS[action])} data-testid={`guide-${action}`}>
+              {t(`guide.${action}`)}
+            </Button>
+          ))}
+        </Space>
+        {actions.includes('createFamily') && (
+          <Typography.Text type="secondary" data-testid="guide-family-hint">
+            {t('guide.familyHint')}
+          </Typography.Text>
+        )}
+      </Space>
+    ) : (
+      <Typography.Text type="secondary" data-testid="guide-no-actions">
+        {t('guide.noActions')}
+      </Typography.Text>
+    );
   return (
     <Modal open={open} title={t('guide.title')} onCancel={onClose} footer={null} width={520} destroyOnHidden>
       {abroad ? (
@@ -59,19 +112,12 @@ export const DownloadGuide = ({ open, onClose }: { open: boolean; onClose: () =>
               {t('guide.androidPage')}
             </Typography.Link>
           </Space>
-          <Space wrap>
-            <Button onClick={() => go('/people-manage/userManage')}>{t('guide.createResident')}</Button>
-            <Button onClick={() => go('/permission/accountmanager')}>{t('guide.createMaintenance')}</Button>
-          </Space>
+          {buttons}
         </Space>
       ) : (
         <Space orientation="vertical" style={{ width: '100%' }} align="center">
           <QrImage text={links.app} label={t('guide.domestic.scan')} />
-          <Space wrap>
-            <Button onClick={() => go('/people-manage/userManage')}>{t('guide.createResident')}</Button>
-            <Button onClick={() => go('/nurse-manage/nurseManage')}>{t('guide.createFamily')}</Button>
-            <Button onClick={() => go('/permission/accountmanager')}>{t('guide.createMaintenance')}</Button>
-          </Space>
+          {buttons}
         </Space>
       )}
     </Modal>

@@ -9,14 +9,16 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { adminLogout } from '@vigil/contract/browser';
-import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Space, Tooltip } from 'antd';
-import { useState } from 'react';
+import { adminLogout, getPlatformName, postPlatformName } from '@vigil/contract/browser';
+import { useQuery } from '@tanstack/react-query';
+import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Tooltip } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../shared/api/client.ts';
 import { allowedRoutes, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
+import { mayCall } from '../shared/session/may-call.ts';
 import { sessionStore, useSession } from '../shared/session/session-store.ts';
 import { visibleNavbarItems } from '../shared/ui/navbar-items.ts';
 import { Clock } from './Clock.tsx';
@@ -37,7 +39,9 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
   const session = useSession();
   const access = useAccess();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
   if (!access || !session.info) return null;
+  const userName = session.info.name || session.info.userName;
   const items = visibleNavbarItems({
     path: location.pathname,
     role: access.role,
@@ -57,7 +61,7 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
 
   const signOut = () =>
     modal.confirm({
-      title: t('avatar.signOutConfirm'),
+      title: t('avatar.signOutConfirm', { name: platform.data?.platformName ?? t('app.name') }),
       okText: t('common.confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {
@@ -69,77 +73,71 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
     });
 
   const avatarItems = [
-    ...(access.role === 'SENIOR_ROLE' ? [{ key: 'platformName', label: t('avatar.platformName') }] : []),
+    ...(mayCall(postPlatformName, access.role) ? [{ key: 'platformName', label: t('avatar.platformName') }] : []),
     { key: 'password', label: t('avatar.changePassword') },
     { key: 'signOut', label: t('avatar.signOut') },
   ];
 
+  /** An icon button named for screen readers; the tooltip shows the same name. */
+  const iconButton = (testId: string, label: string, icon: ReactNode, onClick: () => void) => (
+    <Tooltip title={label}>
+      <Button type="text" aria-label={label} icon={icon} onClick={onClick} data-testid={testId} />
+    </Tooltip>
+  );
+
   return (
     <div className="navbar" data-testid="navbar">
-      <Space size="middle">
+      <div className="navbar-left">
         {items.has('toggle') && (
           <Button
             type="text"
             aria-label={t('navbar.toggleMenu')}
+            aria-expanded={!collapsed}
             icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             onClick={onToggle}
             data-testid="nav-toggle"
           />
         )}
-        <Breadcrumb items={crumbs.map((c) => ({ title: t(c) }))} data-testid="breadcrumb" />
-      </Space>
-      <Space size="middle" className="navbar-right">
-        {items.has('statistics') && (
-          <Tooltip title={t('navbar.statistics')}>
-            <Button
-              type="text"
-              icon={<BarChartOutlined />}
-              onClick={() => void navigate('/statistics')}
-              data-testid="nav-statistics"
-            />
-          </Tooltip>
-        )}
-        {items.has('home') && (
-          <Tooltip title={t('navbar.home')}>
-            <Button type="text" icon={<HomeOutlined />} onClick={() => void navigate('/')} data-testid="nav-home" />
-          </Tooltip>
-        )}
+        <Breadcrumb
+          className="navbar-breadcrumb"
+          items={crumbs.map((c) => ({ title: t(c) }))}
+          data-testid="breadcrumb"
+        />
+      </div>
+      <div className="navbar-right">
+        {items.has('statistics') &&
+          iconButton(
+            'nav-statistics',
+            t('navbar.statistics'),
+            <BarChartOutlined />,
+            () => void navigate('/statistics'),
+          )}
+        {items.has('home') && iconButton('nav-home', t('navbar.home'), <HomeOutlined />, () => void navigate('/'))}
         {items.has('alarmBell') && (
-          <Tooltip title={t('navbar.alarms')}>
-            <Badge dot={false} data-testid="nav-bell">
-              <Button type="text" icon={<BellOutlined />} onClick={() => void navigate('/alarm-log/alarmIndex')} />
-            </Badge>
-          </Tooltip>
+          <Badge dot={false} data-testid="nav-bell">
+            {iconButton(
+              'nav-alarms',
+              t('navbar.alarms'),
+              <BellOutlined />,
+              () => void navigate('/alarm-log/alarmIndex'),
+            )}
+          </Badge>
         )}
-        {items.has('fullscreen') && (
-          <Tooltip title={t('navbar.fullscreen')}>
-            <Button type="text" icon={<FullscreenOutlined />} onClick={toggleFullscreen} data-testid="nav-fullscreen" />
-          </Tooltip>
-        )}
-        {items.has('language') && (
-          <Tooltip title={t('navbar.language')}>
-            <Button
-              type="text"
-              icon={<GlobalOutlined />}
-              onClick={() => setDialog('language')}
-              data-testid="nav-language"
-            />
-          </Tooltip>
-        )}
-        {items.has('downloadGuide') && (
-          <Tooltip title={t('navbar.downloadGuide')}>
-            <Button
-              type="text"
-              icon={<DownloadOutlined />}
-              onClick={() => setDialog('guide')}
-              data-testid="nav-guide"
-            />
-          </Tooltip>
-        )}
+        {items.has('fullscreen') &&
+          iconButton('nav-fullscreen', t('navbar.fullscreen'), <FullscreenOutlined />, toggleFullscreen)}
+        {items.has('language') &&
+          iconButton('nav-language', t('navbar.language'), <GlobalOutlined />, () => setDialog('language'))}
+        {items.has('downloadGuide') &&
+          iconButton('nav-guide', t('navbar.downloadGuide'), <DownloadOutlined />, () => setDialog('guide'))}
         {items.has('clock') && <Clock />}
-        {items.has('userName') && <span data-testid="nav-user">{session.info.name || session.info.userName}</span>}
+        {items.has('userName') && (
+          <span className="navbar-user" title={userName} data-testid="nav-user">
+            {userName}
+          </span>
+        )}
         {items.has('avatar') && (
           <Dropdown
+            trigger={['hover', 'click']}
             menu={{
               items: avatarItems,
               onClick: ({ key }) => {
@@ -148,10 +146,12 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
               },
             }}
           >
-            <Avatar icon={<UserOutlined />} style={{ cursor: 'pointer' }} data-testid="nav-avatar" />
+            <Button type="text" className="navbar-avatar" aria-label={t('navbar.accountMenu')} data-testid="nav-avatar">
+              <Avatar size="small" icon={<UserOutlined />} />
+            </Button>
           </Dropdown>
         )}
-      </Space>
+      </div>
       <LanguageDialog open={dialog === 'language'} onClose={() => setDialog(null)} />
       {/* Mounted only while open: a form instance without its Form makes antd warn on every page. */}
       {dialog === 'password' && <PasswordDialog open onClose={() => setDialog(null)} />}

@@ -1,22 +1,24 @@
+import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { changeProvider, getPlatformName } from '@vigil/contract/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Menu, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api } from '../shared/api/client.ts';
 import { isClassOne, menuRoutes } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { useSession } from '../shared/session/session-store.ts';
 import { shortProviderName } from '../shared/ui/text.ts';
 import { useApiError } from '../shared/ui/useApiError.ts';
+import { menuIcon } from './menu-icons.tsx';
 import { buildMenuTree, type MenuNode } from './menu-tree.ts';
 import { VersionLabel } from './VersionLabel.tsx';
 
 const toItems = (nodes: MenuNode[], t: (k: string) => string): NonNullable<Parameters<typeof Menu>[0]['items']> =>
   nodes.map((n) =>
     n.children
-      ? { key: n.key, label: t(n.label), children: toItems(n.children, t) }
-      : { key: n.key, label: <Link to={n.path ?? '/'}>{t(n.label)}</Link> },
+      ? { key: n.key, icon: menuIcon(n), label: t(n.label), children: toItems(n.children, t) }
+      : { key: n.key, icon: menuIcon(n), label: <Link to={n.path ?? '/'}>{t(n.label)}</Link> },
   );
 
 const ProviderSwitch = () => {
@@ -64,20 +66,25 @@ export const Sidebar = ({ collapsed }: { collapsed: boolean }) => {
   const { t } = useTranslation();
   const access = useAccess();
   const location = useLocation();
-  const navigate = useNavigate();
   const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
+  const platformName = platform.data?.platformName ?? t('app.name');
   const tree = access ? buildMenuTree(menuRoutes(access)) : [];
   const openKeys = tree.filter((n) => n.children?.some((c) => c.path === location.pathname)).map((n) => n.key);
   return (
     <div className="sidebar" data-testid="sidebar">
-      <div className="sidebar-logo" onClick={() => void navigate('/')}>
-        {platform.data?.logoUrl && <img src={platform.data.logoUrl} alt="" width={32} height={32} />}
+      <Link to="/" className="sidebar-logo" aria-label={platformName} title={collapsed ? platformName : undefined}>
+        {platform.data?.logoUrl ? (
+          <img src={platform.data.logoUrl} alt="" width={32} height={32} />
+        ) : (
+          // Without a logo the collapsed sidebar would show an empty corner.
+          collapsed && <SafetyCertificateOutlined className="sidebar-logo-icon" />
+        )}
         {!collapsed && (
           <Typography.Text strong className="sidebar-platform" data-testid="platform-name">
-            {platform.data?.platformName ?? t('app.name')}
+            {platformName}
           </Typography.Text>
         )}
-      </div>
+      </Link>
       {!collapsed && (
         <div className="sidebar-provider">
           <ProviderSwitch />

@@ -1,4 +1,5 @@
 import { Dropdown, Tag } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { tagsStore, useVisitedViews } from './tags-store.ts';
@@ -8,10 +9,16 @@ export const TagsView = () => {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
+  const bar = useRef<HTMLDivElement>(null);
+  // The bar scrolls sideways on narrow screens: keep the current page's tag in sight.
+  useEffect(() => {
+    bar.current?.querySelector('[data-active="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [location.pathname, views]);
   return (
-    <div className="tags-view" data-testid="tags-view">
+    <div className="tags-view" data-testid="tags-view" ref={bar}>
       {views.map((view) => {
         const active = view.path === location.pathname;
+        const title = t(`menu.${view.name}`);
         const close = () => {
           const next = tagsStore.close(view.path);
           if (next && active) void navigate(next);
@@ -41,7 +48,8 @@ export const TagsView = () => {
             <Tag
               data-testid={`tag-${view.path}`}
               color={active ? 'blue' : undefined}
-              closable={!view.affix}
+              data-active={active}
+              closable={view.affix ? false : { 'aria-label': t('tags.closeTag', { name: title }) }}
               onClose={(e) => {
                 e.preventDefault();
                 close();
@@ -49,7 +57,7 @@ export const TagsView = () => {
               onClick={() => void navigate(view.path)}
               style={{ cursor: 'pointer', userSelect: 'none' }}
             >
-              {t(`menu.${view.name}`)}
+              {title}
             </Tag>
           </Dropdown>
         );

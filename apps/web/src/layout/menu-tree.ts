@@ -4,11 +4,13 @@ export interface MenuNode {
   key: string;
   /** Translation key of the label. */
   label: string;
+  /** Route name of a leaf (icons are chosen by it); groups have none. */
+  route?: string;
   path?: string;
   children?: MenuNode[];
 }
 
-const GROUPS: Record<string, string> = {
+export const GROUPS: Record<string, string> = {
   realMonitor: 'menu.group.monitor',
   deviceManage: 'menu.group.device',
   permission: 'menu.group.permission',
@@ -23,7 +25,7 @@ export const buildMenuTree = (routes: readonly ConsoleRoute[]): MenuNode[] => {
   const out: MenuNode[] = [];
   const groups = new Map<string, MenuNode>();
   for (const route of routes) {
-    const leaf: MenuNode = { key: route.path, label: `menu.${route.name}`, path: route.path };
+    const leaf: MenuNode = { key: route.path, label: `menu.${route.name}`, route: route.name, path: route.path };
     const group = groupOf(route.path);
     if (!group) {
       out.push(leaf);

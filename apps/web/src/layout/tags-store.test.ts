@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { tagsStore, type VisitedView } from './tags-store.ts';
 
 const view = (path: string, affix = false): VisitedView => ({ path, name: path.slice(1) || 'home', affix });
@@ -73,5 +73,95 @@ describe('tagsStore', () => {
     tagsStore.visit(view('/a'));
     expect(tagsStore.closeAll()).toBe('/');
     expect(paths()).toEqual([]);
+  });
+});
+
+describe('tagsStore across a reload', () => {
+  const all = () => true;
+  /** The store as a reloaded page sees it: a fresh module over this tab's storage. */
+  const reloaded = async () => {
+    vi.resetModules();
+    return (await import('./tags-store.ts')).tagsStore;
+  };
+  const saved = () => JSON.parse(window.sessionStorage.getItem('tagsView') ?? 'null') as unknown;
+
+  beforeEach(() => {
+    tagsStore.clear();
+    window.sessionStorage.clear();
+  });
+
+  it('saves path and menu name of each view for its owner, in this tab only', () => {
+    tagsStore.restore('7', all, '/home');
+    tagsStore.visit(view('/home', true));
+    tagsStore.visit(view('/a'));
+    expect(saved()).toEqual({
+      owner: '7',
+      views: [
+        { path: '/home', name: 'home' },
+        { path: '/a', name: 'a' },
+      ],
+    });
+    expect(window.localStorage.getItem('tagsView')).toBeNull();
+  });
+
+  it('gives the same owner its views back after a reload, the landing view affixed first', async () => {
+    tagsStore.restore('7', all, '/home');
+    tagsStore.visit(view('/a'));
+    tagsStore.visit(view('/home', true));
+    tagsStore.visit(view('/b'));
+    const store = await reloaded();
+    expect(store.get()).toEqual([]);
+    store.restore('7', all, '/home');
+    expect(store.get()).toEqual([view('/home', true), view('/a'), view('/b')]);
+  });
+
+  it('drops the views the session may no longer open', async () => {
+    tagsStore.restore('7', all, '/home');
+    for (const path of ['/home', '/a', '/b']) tagsStore.visit(view(path, path === '/home'));
+    const store = await reloaded();
+    store.restore('7', (v) => v.path !== '/a', '/home');
+    expect(store.get().map((v) => v.path)).toEqual(['/home', '/b']);
+    // Kept as filtered: the next reload does not bring /a back.
+    const again = await reloaded();
+    again.restore('7', all, '/home');
+    expect(again.get().map((v) => v.path)).toEqual(['/home', '/b']);
+  });
+
+  it('filters the current views again when the session changes without a reload', () => {
+    tagsStore.restore('7', all, '/home');
+    for (const path of ['/home', '/a', '/b']) tagsStore.visit(view(path, path === '/home'));
+    tagsStore.restore('7', (v) => v.path !== '/b', '/a');
+    expect(tagsStore.get()).toEqual([view('/a', true), view('/home')]);
+  });
+
+  it('never shows one account the views of another', async () => {
+    tagsStore.restore('7', all, '/home');
+    tagsStore.visit(view('/secret'));
+    tagsStore.restore('8', all, '/home');
+    expect(tagsStore.get()).toEqual([]);
+    tagsStore.visit(view('/mine'));
+    const store = await reloaded();
+    store.restore('7', all, '/home');
+    expect(store.get()).toEqual([]);
+  });
+
+  it('keeps nothing after signing out', async () => {
+    tagsStore.restore('7', all, '/home');
+    tagsStore.visit(view('/a'));
+    tagsStore.clear();
+    const store = await reloaded();
+    store.restore('7', all, '/home');
+    expect(store.get()).toEqual([]);
+  });
+
+  it('ignores malformed saved views', async () => {
+    window.sessionStorage.setItem('tagsView', '{"owner":"7","views":[{"path":"/a"},42,{"path":"/b","name":"b"}]}');
+    const store = await reloaded();
+    store.restore('7', all, '/home');
+    expect(store.get()).toEqual([view('/b')]);
+    window.sessionStorage.setItem('tagsView', 'not json');
+    const broken = await reloaded();
+    broken.restore('7', all, '/home');
+    expect(broken.get()).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { StorageKey, tabStorage } from '../shared/storage.ts';
 
 export interface VisitedView {
   path: string;
@@ -7,10 +8,34 @@ export interface VisitedView {
   affix: boolean;
 }
 
+/** What survives a reload: whose views they are, and each view's path and menu name. */
+interface SavedViews {
+  owner: string;
+  views: { path: string; name: string }[];
+}
+
+const isSavedView = (v: unknown): v is { path: string; name: string } =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { path?: unknown }).path === 'string' &&
+  typeof (v as { name?: unknown }).name === 'string';
+
+/** The views saved for `owner` in this tab; nothing when they belong to someone else or are malformed. */
+const savedFor = (owner: string): VisitedView[] => {
+  const saved = tabStorage.getJson<Partial<SavedViews>>(StorageKey.tagsView);
+  if (!saved || saved.owner !== owner || !Array.isArray(saved.views)) return [];
+  return (saved.views as unknown[]).filter(isSavedView).map((v) => ({ path: v.path, name: v.name, affix: false }));
+};
+
+let owner: string | null = null;
 let views: VisitedView[] = [];
 const listeners = new Set<() => void>();
 const set = (next: VisitedView[]) => {
   views = next;
+  if (owner !== null) {
+    const saved: SavedViews = { owner, views: next.map(({ path, name }) => ({ path, name })) };
+    tabStorage.setJson(StorageKey.tagsView, saved);
+  }
   for (const l of listeners) l();
 };
 
@@ -20,6 +45,16 @@ export const tagsStore = {
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => listeners.delete(listener);
+  },
+  /**
+   * Takes the views of `who` (after a reload: those saved in this tab), keeps those `allowed`
+   * still lets them open, and affixes the landing page's view in front.
+   */
+  restore(who: string, allowed: (view: VisitedView) => boolean, landing: string) {
+    const base = who === owner ? views : savedFor(who);
+    owner = who;
+    const kept = base.filter(allowed).map((v) => ({ ...v, affix: v.path === landing }));
+    set([...kept.filter((v) => v.affix), ...kept.filter((v) => !v.affix)]);
   },
   visit(view: VisitedView) {
     if (views.some((v) => v.path === view.path)) return;
@@ -42,8 +77,10 @@ export const tagsStore = {
     set(next);
     return next[0]?.path ?? '/';
   },
+  /** Signing out: nothing of this session's views is kept. */
   clear() {
     set([]);
+    owner = null;
   },
 };
 

@@ -58,4 +58,23 @@ export const storage = {
   },
 };
 
+/** Per-tab storage under the same key names: survives a reload, not a new tab or window. */
+export const tabStorage = {
+  getJson<T>(key: StorageKeyName): T | null {
+    try {
+      const raw = window.sessionStorage.getItem(key);
+      return raw ? (JSON.parse(raw) as T) : null;
+    } catch {
+      return null;
+    }
+  },
+  setJson(key: StorageKeyName, value: unknown): void {
+    try {
+      window.sessionStorage.setItem(key, JSON.stringify(value));
+    } catch {
+      // Storage full or blocked: the state just does not survive a reload.
+    }
+  },
+};
+
 export const isAbroad = (): boolean => storage.get(StorageKey.isAbroad) === 'true';

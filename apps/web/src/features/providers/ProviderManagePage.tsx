@@ -6,6 +6,7 @@ import {
   queryProviderList,
   restProviderPwd,
   type Provider,
+  uploadLogo,
 } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Typography } from 'antd';
@@ -15,10 +16,12 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { encryptPassword } from '../../shared/api/rsa.ts';
+import { mayCall } from '../../shared/session/may-call.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { SESSION_QUERY_KEY } from '../../shared/session/useSessionRefresh.ts';
 import { ConfirmLink, EnabledTag, EnableToggle, useShowInitialPassword } from '../../shared/ui/crud.tsx';
 import { LoginLock } from '../../shared/ui/LoginLock.tsx';
+import { LogoField } from '../../shared/ui/LogoField.tsx';
 import { formatDateTime } from '../../shared/ui/datetime.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
@@ -31,6 +34,7 @@ interface ProviderFields {
   passWord?: string;
   parentId?: number;
   platformName?: string;
+  logoUrl?: string | null;
   remark?: string;
 }
 
@@ -95,6 +99,7 @@ const ProviderManagePage = () => {
         number: editing.number,
         userName: editing.userName ?? '',
         platformName: editing.platformName ?? undefined,
+        logoUrl: editing.logoUrl,
         remark: editing.remark ?? undefined,
       });
     }
@@ -117,6 +122,7 @@ const ProviderManagePage = () => {
           name: values.name.trim(),
           number: blankToUndefined(values.number),
           platformName: blankToUndefined(values.platformName) ?? null,
+          logoUrl: values.logoUrl ?? null,
           remark: blankToUndefined(values.remark) ?? null,
         });
         return null;
@@ -130,6 +136,7 @@ const ProviderManagePage = () => {
         rsa: Boolean(password),
         parentId: values.parentId,
         platformName: blankToUndefined(values.platformName),
+        logoUrl: values.logoUrl ?? undefined,
         remark: blankToUndefined(values.remark),
       });
     },
@@ -326,6 +333,11 @@ const ProviderManagePage = () => {
           <Form.Item name="platformName" label={t('providers.platformName')} rules={[{ max: 20 }]}>
             <Input maxLength={20} showCount />
           </Form.Item>
+          {mayCall(uploadLogo, session.info?.role) && (
+            <Form.Item name="logoUrl" label={t('providers.logo')}>
+              <LogoField testId="provider-logo" />
+            </Form.Item>
+          )}
           <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 200 }]}>
             <Input.TextArea maxLength={200} showCount rows={3} />
           </Form.Item>

@@ -7,14 +7,21 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 
 // The API client captures fetch when it is created, so the mock must exist before any import.
 const server = vi.hoisted(() => {
-  const state = { platformName: 'Vigil Care Cloud', renameAnswer: null as null | { status: number; msg: string } };
+  const state = {
+    platformName: 'Vigil Care Cloud',
+    logoUrl: null as string | null,
+    renameAnswer: null as null | { status: number; msg: string },
+  };
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const envelope = (data: unknown, status = 200, msg = 'ok') =>
       new Response(JSON.stringify({ status, msg, data }), { status: 200 });
-    if (url.includes('/system/platformName/get')) return envelope({ platformName: state.platformName, logoUrl: null });
+    if (url.includes('/system/platformName/get'))
+      return envelope({ platformName: state.platformName, logoUrl: state.logoUrl });
     if (url.includes('/system/platformName/post')) {
       if (state.renameAnswer) return envelope(null, state.renameAnswer.status, state.renameAnswer.msg);
-      state.platformName = (JSON.parse(String(init?.body)) as { platformName: string }).platformName;
+      const body = JSON.parse(String(init?.body)) as { platformName: string; logoUrl?: string | null };
+      state.platformName = body.platformName;
+      if (body.logoUrl !== undefined) state.logoUrl = body.logoUrl;
       return envelope(null);
     }
     if (url.includes('/system/upload')) return envelope({ url: '/system/file?id=1', size: 10 });
@@ -34,6 +41,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   server.state.platformName = 'Vigil Care Cloud';
+  server.state.logoUrl = null;
   server.state.renameAnswer = null;
   fetchMock.mockClear();
 });
@@ -48,15 +56,18 @@ const renameRequests = () =>
     .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
 
 describe('PlatSetPage', () => {
-  it('shows the current platform name', async () => {
+  it('shows the current platform name and logo rule', async () => {
+    signInAs('SENIOR_ROLE');
     render(wrap(<PlatSetPage />));
-    expect(await screen.findByText('Vigil Care Cloud')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Platform name')).toHaveValue('Vigil Care Cloud'));
     expect(screen.getByText('PNG, 200 × 200 pixels, under 100 KB')).toBeInTheDocument();
+    expect(screen.getByTestId('platset-logo-none')).toHaveTextContent('No logo');
   });
 
   it('refuses a logo that is not a PNG without uploading it', async () => {
+    signInAs('ONE_ROLE');
     const { container } = render(wrap(<PlatSetPage />));
-    await screen.findByText('Vigil Care Cloud');
+    await screen.findByTestId('platset-logo-upload');
     const input = container.querySelector('input[type=file]') as HTMLInputElement;
     const file = new File(['x'], 'logo.jpg', { type: 'image/jpeg' });
     fireEvent.change(input, { target: { files: [file] } });
@@ -65,8 +76,9 @@ describe('PlatSetPage', () => {
   });
 
   it('refuses a PNG of 100 KB or more', async () => {
+    signInAs('TWO_ROLE');
     const { container } = render(wrap(<PlatSetPage />));
-    await screen.findByText('Vigil Care Cloud');
+    await screen.findByTestId('platset-logo-upload');
     const input = container.querySelector('input[type=file]') as HTMLInputElement;
     const file = new File([new Uint8Array(100 * 1024)], 'logo.png', { type: 'image/png' });
     fireEvent.change(input, { target: { files: [file] } });
@@ -75,13 +87,45 @@ describe('PlatSetPage', () => {
   });
 
   describe('platform name', () => {
-    it('is read-only for a provider login, which the server does not let rename the platform', async () => {
+    it.each(['SUB_ROLE', 'GOVERNMENT', 'SUPER_ROLE'] as const)(
+      'is read-only for %s, which the server does not let change it',
+      async (role) => {
+        signInAs(role);
+        render(wrap(<PlatSetPage />));
+        expect(await screen.findByTestId('platset-name')).toHaveTextContent('Vigil Care Cloud');
+        expect(
+          screen.getByText('You cannot change this name here; please ask your administrator.'),
+        ).toBeInTheDocument();
+        expect(screen.queryByLabelText('Platform name')).not.toBeInTheDocument();
+        expect(screen.queryByTestId('platset-save')).not.toBeInTheDocument();
+        expect(screen.queryByTestId('platset-logo-upload')).not.toBeInTheDocument();
+      },
+    );
+
+    it('lets a class 1 provider save its own name, saying who sees it, and leaves an unchanged logo out', async () => {
       signInAs('ONE_ROLE');
+      server.state.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
       render(wrap(<PlatSetPage />));
-      expect(await screen.findByTestId('platset-name')).toHaveTextContent('Vigil Care Cloud');
-      expect(screen.getByText('You cannot change this name here; please ask your administrator.')).toBeInTheDocument();
-      expect(screen.queryByLabelText('Platform name')).not.toBeInTheDocument();
-      expect(screen.queryByTestId('platset-name-save')).not.toBeInTheDocument();
+      const input = await screen.findByLabelText('Platform name');
+      await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
+      expect(screen.getByText(/Your provider's accounts see this name and logo/)).toBeInTheDocument();
+      expect(screen.getByTestId('platset-logo-preview')).toBeInTheDocument();
+      fireEvent.change(input, { target: { value: 'Group Portal' } });
+      fireEvent.click(screen.getByTestId('platset-save'));
+      expect(await screen.findByText('Saved.')).toBeInTheDocument();
+      expect(renameRequests()).toEqual([{ platformName: 'Group Portal' }]);
+      expect(document.title).toBe('Group Portal');
+    });
+
+    it('removes the logo when asked and saves the removal', async () => {
+      signInAs('TWO_ROLE');
+      server.state.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
+      render(wrap(<PlatSetPage />));
+      fireEvent.click(await screen.findByTestId('platset-logo-remove'));
+      expect(screen.getByTestId('platset-logo-none')).toBeInTheDocument();
+      fireEvent.click(screen.getByTestId('platset-save'));
+      expect(await screen.findByText('Saved.')).toBeInTheDocument();
+      expect(renameRequests()).toEqual([{ platformName: 'Vigil Care Cloud', logoUrl: null }]);
     });
 
     it('lets the senior administrator save a trimmed new name and refreshes the title and stored name', async () => {
@@ -90,7 +134,7 @@ describe('PlatSetPage', () => {
       const input = await screen.findByLabelText('Platform name');
       await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
       fireEvent.change(input, { target: { value: '  Sunrise Cloud  ' } });
-      fireEvent.click(screen.getByTestId('platset-name-save'));
+      fireEvent.click(screen.getByTestId('platset-save'));
       expect(await screen.findByText('Saved.')).toBeInTheDocument();
       expect(renameRequests()).toEqual([{ platformName: 'Sunrise Cloud' }]);
       expect(document.title).toBe('Sunrise Cloud');
@@ -111,7 +155,7 @@ describe('PlatSetPage', () => {
       const input = await screen.findByLabelText('Platform name');
       await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
       fireEvent.change(input, { target: { value } });
-      fireEvent.click(screen.getByTestId('platset-name-save'));
+      fireEvent.click(screen.getByTestId('platset-save'));
       expect(await screen.findByText('The platform name must be 1 to 20 characters')).toBeInTheDocument();
       expect(renameRequests()).toEqual([]);
       expect(window.localStorage.getItem('platName')).toBeNull();
@@ -125,7 +169,7 @@ describe('PlatSetPage', () => {
       const input = await screen.findByLabelText('Platform name');
       await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
       fireEvent.change(input, { target: { value: 'Other Name' } });
-      fireEvent.click(screen.getByTestId('platset-name-save'));
+      fireEvent.click(screen.getByTestId('platset-save'));
       expect(await screen.findByText('No permission.')).toBeInTheDocument();
       expect(document.title).toBe('Vigil Care Cloud');
       expect(window.localStorage.getItem('platName')).toBeNull();

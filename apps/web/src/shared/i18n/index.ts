@@ -7,9 +7,17 @@ import enUS from './locales/en-US.json';
 export const UI_LANGUAGES = ['zh-CN', 'en-US', 'ko', 'ja', 'de', 'cs', 'it', 'fr'] as const;
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
-/** Languages the navbar dialog offers: Chinese only, plus four when the abroad flag is set (spec). */
-export const dialogLanguages = (abroad: boolean): UiLanguage[] =>
-  abroad ? ['zh-CN', 'en-US', 'cs', 'it', 'ko'] : ['zh-CN'];
+/**
+ * Languages the navbar dialog offers (issue 8, point 9). With the abroad flag, every language we
+ * ship. Without it, Chinese and English, and the current language when it is neither (chosen on
+ * the login page): the current one is always listed, and whoever tried Chinese can come back to
+ * English, so no choice in the dialog is a trap.
+ */
+export const dialogLanguages = (abroad: boolean, current: UiLanguage): UiLanguage[] => {
+  if (abroad) return [...UI_LANGUAGES];
+  const offered: UiLanguage[] = ['zh-CN', 'en-US'];
+  return offered.includes(current) ? offered : [...offered, current];
+};
 
 export const normaliseLanguage = (value: string | null | undefined): UiLanguage => {
   if (!value) return 'zh-CN';

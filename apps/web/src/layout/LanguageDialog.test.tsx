@@ -1,0 +1,75 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import zhCN from '../shared/i18n/locales/zh-CN.json';
+import { StorageKey, storage } from '../shared/storage.ts';
+import { englishI18n, inTestShell } from '../test/render.tsx';
+import type * as I18nModule from '../shared/i18n/index.ts';
+
+// The real switch stores the language and reloads the page, which jsdom cannot do.
+const switched = vi.hoisted(() => vi.fn());
+vi.mock('../shared/i18n/index.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof I18nModule>()),
+  switchLanguage: switched,
+}));
+
+import { UI_LANGUAGES } from '../shared/i18n/index.ts';
+import { LanguageDialog } from './LanguageDialog.tsx';
+
+const radios = () => within(screen.getByTestId('language-dialog')).getAllByRole('radio');
+const offered = () => radios().map((r) => r.getAttribute('value'));
+
+describe('LanguageDialog (issue 8, point 9)', () => {
+  let i18n: I18n;
+  beforeEach(async () => {
+    switched.mockClear();
+    i18n = await englishI18n();
+  });
+
+  it('in English without the abroad flag lists Chinese and English, English checked and marked current', () => {
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    expect(offered()).toEqual(['zh-CN', 'en-US']);
+    const english = screen.getByTestId('language-en-US');
+    expect(english).toBeChecked();
+    expect(english).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByTestId('language-zh-CN')).not.toBeChecked();
+    expect(screen.getByTestId('language-zh-CN')).not.toHaveAttribute('aria-current');
+    // The visible mark, in the interface language, belongs to the English entry and is part of its name.
+    expect(screen.getAllByTestId('language-current')).toHaveLength(1);
+    expect(screen.getByRole('radio', { name: /English.*\(current\)/ })).toBe(english);
+  });
+
+  it('switches to the language picked', () => {
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    fireEvent.click(screen.getByTestId('language-zh-CN'));
+    expect(switched).toHaveBeenCalledWith('zh-CN');
+  });
+
+  it('in Chinese without the abroad flag still offers English to switch back', async () => {
+    i18n.addResourceBundle('zh-CN', 'translation', zhCN);
+    await i18n.changeLanguage('zh-CN');
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    expect(offered()).toEqual(['zh-CN', 'en-US']);
+    expect(screen.getByTestId('language-zh-CN')).toBeChecked();
+    expect(screen.getByTestId('language-current')).toHaveTextContent(zhCN['language.current']);
+    fireEvent.click(screen.getByTestId('language-en-US'));
+    expect(switched).toHaveBeenCalledWith('en-US');
+  });
+
+  it('in a language chosen on the login page lists it too, marked current', async () => {
+    await i18n.changeLanguage('de');
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    expect(offered()).toEqual(['zh-CN', 'en-US', 'de']);
+    expect(screen.getByTestId('language-de')).toBeChecked();
+    expect(screen.getByTestId('language-de')).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('with the abroad flag lists all eight languages, the current one marked', async () => {
+    storage.set(StorageKey.isAbroad, 'true');
+    await i18n.changeLanguage('ja');
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    expect(offered()).toEqual([...UI_LANGUAGES]);
+    expect(radios().filter((r) => (r as HTMLInputElement).checked)).toEqual([screen.getByTestId('language-ja')]);
+    expect(screen.getByTestId('language-ja')).toHaveAttribute('aria-current', 'true');
+  });
+});
