@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { AlgModeDialog } from './AlgModeDialog.tsx';
-import { deviceColumns, UploadSwitch } from './device-columns.tsx';
+import { deviceColumns, scrollWidth, UploadSwitch } from './device-columns.tsx';
 import { typeOptions } from './device-labels.ts';
 import { isDeviceAdmin, type DeviceFilters, type DeviceGroup, type DeviceRow } from './device-model.ts';
 import { DeviceFormDialog } from './DeviceFormDialog.tsx';
@@ -144,6 +144,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
         query={list}
         filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
+        scroll={{ x: scrollWidth(columns) }}
         dataSource={list.data?.rows ?? []}
         page={page}
         total={list.data?.total ?? 0}

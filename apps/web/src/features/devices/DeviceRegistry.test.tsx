@@ -8,6 +8,7 @@ import {
   CATALOGUE,
   choose,
   confirmButton,
+  expectRefusal,
   dialogButton,
   formErrors,
   lastJson,
@@ -94,7 +95,9 @@ describe('Device registry (sleep monitor page)', () => {
   it('removes an entry in stock after a confirmation, but not one a provider added', async () => {
     signInAs('SENIOR_ROLE');
     await openRegistry();
-    expect(within(rowOf('SLP-5002')).getByText('Remove').closest('button')).toBeDisabled();
+    const added = within(rowOf('SLP-5002')).getByText('Remove').closest('button') as HTMLElement;
+    expect(added).toBeDisabled();
+    await expectRefusal(added, 'A provider has added this device: it is not in stock and must be deleted there first.');
     fireEvent.click(within(rowOf('SLP-5001')).getByText('Remove'));
     fireEvent.click(await confirmButton('OK'));
     await waitFor(() => expect(lastJson(api, '/device/stock/remove')).toEqual({ deviceId: 'SLP-5001' }));

@@ -1,6 +1,6 @@
 import { deviceStockList, deviceStockRemove } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Input, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -99,22 +99,17 @@ export const DeviceRegistry = () => {
       title: t('common.actions'),
       key: 'actions',
       fixed: 'right',
-      render: (_, row) =>
-        row.stockState === 'in_stock' ? (
-          <ConfirmLink
-            danger
-            label={t('registry.remove')}
-            title={t('registry.remove')}
-            content={t('registry.removeConfirm', { deviceId: row.deviceId })}
-            onOk={() => remove.mutateAsync(row.deviceId).catch(() => undefined)}
-          />
-        ) : (
-          <Tooltip title={t('registry.removeAdded')}>
-            <Button type="link" size="small" danger disabled>
-              {t('registry.remove')}
-            </Button>
-          </Tooltip>
-        ),
+      render: (_, row) => (
+        <ConfirmLink
+          danger
+          label={t('registry.remove')}
+          title={t('registry.remove')}
+          // The server removes only an entry still in stock (device.notInStock).
+          refusal={row.stockState === 'in_stock' ? null : t('registry.removeAdded')}
+          content={t('registry.removeConfirm', { deviceId: row.deviceId })}
+          onOk={() => remove.mutateAsync(row.deviceId).catch(() => undefined)}
+        />
+      ),
     },
   ];
 

@@ -1,19 +1,10 @@
 import { DownOutlined } from '@ant-design/icons';
-import { App, Button, Dropdown, Space, Tooltip, Typography, type MenuProps } from 'antd';
+import { App, Button, Dropdown, Space, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { RefusableButton, refusedLabel } from '../../shared/ui/Refused.tsx';
 import { placeOf } from './device-labels.ts';
 import { ALG_MODE_KINDS, SENSOR_INIT_KINDS, type DeviceRow } from './device-model.ts';
 import type { useDeviceActions } from './useDeviceActions.ts';
-
-/** A disabled menu entry says why underneath: a disabled item shows no tooltip. */
-const withReason = (label: string, reason: string) => (
-  <div style={{ maxWidth: 280 }}>
-    <div>{label}</div>
-    <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'normal' }}>
-      {reason}
-    </Typography.Text>
-  </div>
-);
 
 export type DeviceDialog = 'edit' | 'interval' | 'algMode' | 'initSensor';
 
@@ -57,7 +48,7 @@ export const DeviceRowActions = (props: {
             disabled: !canInit,
             label: canInit
               ? t('action.initSensor')
-              : withReason(t('action.initSensor'), t('action.initSensorNeedsBed')),
+              : refusedLabel(t('action.initSensor'), t('action.initSensorNeedsBed')),
           },
         ]
       : []),
@@ -69,7 +60,7 @@ export const DeviceRowActions = (props: {
       // The server refuses to delete a device on a bed: the resident would silently lose monitoring.
       disabled: linked,
       label: linked
-        ? withReason(t('common.delete'), t('action.deleteLinked', { bed: placeOf(device) ?? '' }))
+        ? refusedLabel(t('common.delete'), t('action.deleteLinked', { bed: placeOf(device) ?? '' }))
         : t('common.delete'),
     },
   ];
@@ -80,15 +71,19 @@ export const DeviceRowActions = (props: {
   };
 
   return (
-    <Space size={0}>
+    // Longer languages wrap within the actions column's width rather than widen it.
+    <Space size={0} wrap>
       <Button type="link" size="small" onClick={() => props.onDialog('edit')}>
         {t('common.edit')}
       </Button>
-      <Tooltip title={device.online ? undefined : t('action.restartOffline')}>
-        <Button type="link" size="small" disabled={!device.online} onClick={confirmRestart}>
-          {t('action.restart')}
-        </Button>
-      </Tooltip>
+      <RefusableButton
+        type="link"
+        size="small"
+        refusal={device.online ? null : t('action.restartOffline')}
+        onClick={confirmRestart}
+      >
+        {t('action.restart')}
+      </RefusableButton>
       <Dropdown menu={{ items, onClick: onMenu }} trigger={['click']}>
         <Button type="link" size="small" data-testid={`device-more-${device.deviceId}`}>
           {t('action.more')} <DownOutlined />

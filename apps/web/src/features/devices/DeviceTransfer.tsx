@@ -1,10 +1,11 @@
 import { deviceBatchAdd, deviceExcelModel, deviceExportData } from '@vigil/contract/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Tooltip } from 'antd';
+import { Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../shared/ui/ExportButton.tsx';
 import { ImportDialog } from '../../shared/ui/ImportDialog.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 import type { DeviceFilters, DeviceGroup } from './device-model.ts';
 
 /**
@@ -24,11 +25,13 @@ export const DeviceTransfer = (props: {
   // Its own Space: the toolbar's Space would put a fragment's buttons in one item, without a gap.
   return (
     <Space wrap>
-      <Tooltip title={blocked ? t('import.chooseProviderFirst') : undefined}>
-        <Button disabled={blocked} onClick={() => setImporting(true)} data-testid="device-import">
-          {t('transfer.import')}
-        </Button>
-      </Tooltip>
+      <RefusableButton
+        refusal={blocked ? t('import.chooseProviderFirst') : null}
+        onClick={() => setImporting(true)}
+        data-testid="device-import"
+      >
+        {t('transfer.import')}
+      </RefusableButton>
       <ExportButton call={deviceExportData} input={props.filters} filename={t('file.deviceExport')} />
       {importing && (
         <ImportDialog

@@ -1,6 +1,6 @@
 import { CONSTANTS, heGetDeviceList, isPlatformRole } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Input, Select, Space, Table, Tooltip } from 'antd';
+import { App, Button, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -9,7 +9,8 @@ import { isDeviceAdmin, type GatewayHostRow, type SubDeviceRow } from './device-
 import { DeviceFormDialog } from './DeviceFormDialog.tsx';
 import { DeviceSummary } from './DeviceSummary.tsx';
 import { GatewayImports } from './GatewayImports.tsx';
-import { hostColumns, subDeviceColumns } from './gateway-columns.tsx';
+import { scrollWidth } from './device-columns.tsx';
+import { EXPAND_WIDTH, hostColumns, subDeviceColumns } from './gateway-columns.tsx';
 import { MoveHostDialog } from './MoveHostDialog.tsx';
 import { PairSubDeviceDialog } from './PairSubDeviceDialog.tsx';
 import { ReplaceDeviceDialog } from './ReplaceDeviceDialog.tsx';
@@ -17,6 +18,7 @@ import { useDeviceTypes } from './useDeviceTypes.ts';
 import { useGatewayDelete } from './useGatewayActions.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 
 /** A host holds fewer than 50 sub-devices (spec section 5). */
 const MAX_SUB_DEVICES = CONSTANTS.maxSubDevicesPerGateway - 1;
@@ -80,17 +82,15 @@ export const GatewayHostList = () => {
     const hasSubs = host.subDevices.length > 0;
     return (
       <Space size={0} wrap>
-        <Tooltip title={full ? t('gateway.full', { max: MAX_SUB_DEVICES }) : undefined}>
-          <Button
-            type="link"
-            size="small"
-            disabled={full}
-            data-testid={`pair-${host.deviceId}`}
-            onClick={() => setDialog({ kind: 'pair', host })}
-          >
-            {t('gateway.pair')}
-          </Button>
-        </Tooltip>
+        <RefusableButton
+          type="link"
+          size="small"
+          refusal={full ? t('gateway.full', { max: MAX_SUB_DEVICES }) : null}
+          data-testid={`pair-${host.deviceId}`}
+          onClick={() => setDialog({ kind: 'pair', host })}
+        >
+          {t('gateway.pair')}
+        </RefusableButton>
         <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', host })}>
           {t('common.edit')}
         </Button>
@@ -102,11 +102,16 @@ export const GatewayHostList = () => {
             {t('gateway.move')}
           </Button>
         )}
-        <Tooltip title={hasSubs ? t('gateway.deleteHasSubs', { count: host.subDevices.length }) : undefined}>
-          <Button type="link" size="small" danger disabled={hasSubs} onClick={() => confirmDelete(host, true)}>
-            {t('common.delete')}
-          </Button>
-        </Tooltip>
+        {/* The server refuses to delete a host with sub-devices (device.hasSubDevices). */}
+        <RefusableButton
+          type="link"
+          size="small"
+          danger
+          refusal={hasSubs ? t('gateway.deleteHasSubs', { count: host.subDevices.length }) : null}
+          onClick={() => confirmDelete(host, true)}
+        >
+          {t('common.delete')}
+        </RefusableButton>
       </Space>
     );
   };
@@ -121,6 +126,7 @@ export const GatewayHostList = () => {
     </Space>
   );
 
+  const columns = hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions });
   const close = () => setDialog(null);
   return (
     <div>
@@ -172,7 +178,8 @@ export const GatewayHostList = () => {
         size="middle"
         query={list}
         filters={{ filtered, onClearFilters: clearFilters }}
-        columns={hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions })}
+        columns={columns}
+        scroll={{ x: scrollWidth(columns, EXPAND_WIDTH) }}
         dataSource={list.data?.rows ?? []}
         expandable={{
           rowExpandable: (host) => host.subDevices.length > 0,

@@ -1,9 +1,10 @@
 import { gatewayExcelModel, heHostBatchAdd, heInfraredBatchAdd } from '@vigil/contract/browser';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Tooltip } from 'antd';
+import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImportDialog } from '../../shared/ui/ImportDialog.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 
 type Sheet = 'host' | 'infrared';
 
@@ -21,11 +22,13 @@ export const GatewayImports = (props: { providerId?: number; needsProvider: bool
   // Its own Space: the toolbar's Space would put a fragment's buttons in one item, without a gap.
   return (
     <Space wrap>
-      <Tooltip title={blocked ? t('import.chooseProviderFirst') : undefined}>
-        <Button disabled={blocked} onClick={() => setOpen('host')} data-testid="host-import">
-          {t('import.hosts')}
-        </Button>
-      </Tooltip>
+      <RefusableButton
+        refusal={blocked ? t('import.chooseProviderFirst') : null}
+        onClick={() => setOpen('host')}
+        data-testid="host-import"
+      >
+        {t('import.hosts')}
+      </RefusableButton>
       <Button onClick={() => setOpen('infrared')} data-testid="infrared-import">
         {t('import.infrared')}
       </Button>

@@ -7,8 +7,40 @@ import { placeOf, shortTime } from './device-labels.ts';
 
 const dash = '—';
 
+/**
+ * Column widths (px). A provider's device table fits the content area of a 1440 px window
+ * (about 1150 px beside the sidebar) with every column whole; wider tables (a platform's provider
+ * and upload columns, longer languages) scroll sideways, under the fixed ID and actions columns.
+ */
+export const WIDTH = {
+  device: 150,
+  type: 100,
+  provider: 140,
+  place: 140,
+  host: 140,
+  online: 130,
+  install: 140,
+  versions: 110,
+  signal: 70,
+  battery: 75,
+  upload: 110,
+  actions: 200,
+} as const;
+
+/** What a table's columns need side by side: its scroll width (the fixed columns never cover the others). */
+export const scrollWidth = (columns: readonly { width?: number | string }[], extra = 0): number =>
+  columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), extra);
+
 export const OnlineTag = ({ online, t }: { online: boolean; t: TFunction }) => (
   <Tag color={online ? 'green' : 'default'}>{t(online ? 'state.online' : 'state.offline')}</Tag>
+);
+
+/** Online state with how the device communicates (Wi-Fi, NB-IoT …) beside it. */
+export const Connection = ({ row, t }: { row: { online: boolean; commMode: string | null }; t: TFunction }) => (
+  <Space size={4} wrap>
+    <OnlineTag online={row.online} t={t} />
+    {row.commMode && <Typography.Text>{t(`commMode.${row.commMode}`)}</Typography.Text>}
+  </Space>
 );
 
 /** Commands the server holds for the device until it is reached. */
@@ -54,6 +86,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
           {
             title: t('field.place'),
             key: 'place',
+            width: WIDTH.place,
             render: (_, row) => {
               const place = placeOf(row);
               if (!place && !row.userName) return dash;
@@ -67,36 +100,47 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
           },
         ]
       : group === 'security'
-        ? [{ title: t('field.host'), dataIndex: 'hostDeviceId', render: (v: string | null) => v ?? dash }]
+        ? [
+            {
+              title: t('field.host'),
+              dataIndex: 'hostDeviceId',
+              width: WIDTH.host,
+              render: (v: string | null) => v ?? dash,
+            },
+          ]
         : [];
   const columns: ColumnsType<DeviceRow> = [
     {
+      // The device's name goes under its ID: one column fewer keeps the table within 1440 px.
       title: t('field.deviceId'),
       dataIndex: 'deviceId',
       fixed: 'left',
+      width: WIDTH.device,
       render: (_, row) =>
         lines(
           <Typography.Text copyable strong key="id">
             {row.deviceId}
           </Typography.Text>,
+          row.name ? <span key="name">{row.name}</span> : null,
           row.cipherId ? <span key="cipher">{secondary(t('field.cipherIdShort', { id: row.cipherId }))}</span> : null,
         ),
     },
     {
       title: t('field.type'),
       dataIndex: 'model',
+      width: WIDTH.type,
       render: (_, row) =>
         lines(<span key="m">{row.model}</span>, <span key="k">{secondary(t(`kind.${row.kind}`))}</span>),
     },
-    { title: t('field.name'), dataIndex: 'name', render: (name: string | null) => name ?? dash },
-    ...(o.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName' }] : []),
+    ...(o.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName', width: WIDTH.provider }] : []),
     ...middle,
     {
       title: t('field.online'),
       dataIndex: 'online',
+      width: WIDTH.online,
       render: (_, row) =>
         lines(
-          <OnlineTag key="o" online={row.online} t={t} />,
+          <Connection key="o" row={row} t={t} />,
           row.lastSeenTime ? (
             <span key="seen">{secondary(t('state.lastSeen', { time: shortTime(row.lastSeenTime) }))}</span>
           ) : null,
@@ -106,6 +150,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
     {
       title: t('field.installState'),
       key: 'install',
+      width: WIDTH.install,
       render: (_, row) => (
         <Space size={4} wrap>
           <Tag color={row.installed ? 'blue' : 'default'}>
@@ -123,31 +168,34 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
       ),
     },
     {
-      title: t('field.commMode'),
-      dataIndex: 'commMode',
-      render: (mode: string | null) => (mode ? t(`commMode.${mode}`) : dash),
-    },
-    {
       title: t('field.versions'),
       key: 'versions',
+      width: WIDTH.versions,
       render: (_, row) =>
         lines(
           <span key="fw">{t('field.firmwareShort', { version: row.firmwareVersion ?? dash })}</span>,
           <span key="hw">{secondary(t('field.hardwareShort', { version: row.hardwareVersion ?? dash }))}</span>,
         ),
     },
-    { title: t('field.signal'), dataIndex: 'signal', render: (v: number | null) => v ?? dash },
+    { title: t('field.signal'), dataIndex: 'signal', width: WIDTH.signal, render: (v: number | null) => v ?? dash },
     {
       title: t('field.battery'),
       dataIndex: 'battery',
+      width: WIDTH.battery,
       render: (v: number | null) => (v === null ? dash : `${v}%`),
     },
   ];
   if (o.uploadSwitch) {
     const render = o.uploadSwitch;
-    columns.push({ title: t('field.uploadData'), key: 'upload', render: (_, row) => render(row) });
+    columns.push({ title: t('field.uploadData'), key: 'upload', width: WIDTH.upload, render: (_, row) => render(row) });
   }
-  columns.push({ title: t('common.actions'), key: 'actions', fixed: 'right', render: (_, row) => o.actions(row) });
+  columns.push({
+    title: t('common.actions'),
+    key: 'actions',
+    fixed: 'right',
+    width: WIDTH.actions,
+    render: (_, row) => o.actions(row),
+  });
   return columns;
 };
 

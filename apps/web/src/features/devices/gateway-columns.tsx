@@ -2,7 +2,7 @@ import { Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { OnlineTag, PendingTags } from './device-columns.tsx';
+import { Connection, OnlineTag, PendingTags, WIDTH } from './device-columns.tsx';
 import { shortTime } from './device-labels.ts';
 import type { GatewayHostRow, SubDeviceRow } from './device-model.ts';
 
@@ -12,15 +12,30 @@ const secondary = (text: ReactNode) => (
     {text}
   </Typography.Text>
 );
-const state = (t: TFunction, row: { online: boolean; lastSeenTime: string | null; pendingCommands: string[] }) => (
+interface StateRow {
+  online: boolean;
+  commMode?: string | null;
+  lastSeenTime: string | null;
+  pendingCommands: string[];
+}
+const state = (t: TFunction, row: StateRow) => (
   <Space orientation="vertical" size={0}>
-    <OnlineTag online={row.online} t={t} />
+    {row.commMode === undefined ? (
+      <OnlineTag online={row.online} t={t} />
+    ) : (
+      <Connection row={{ online: row.online, commMode: row.commMode }} t={t} />
+    )}
     {row.lastSeenTime && secondary(t('state.lastSeen', { time: shortTime(row.lastSeenTime) }))}
     <PendingTags commands={row.pendingCommands} t={t} />
   </Space>
 );
 
-/** Columns of the gateway host list. */
+/** The host list's own widths; the rest are the device table's (WIDTH). */
+const HOST_WIDTH = { model: 100, subs: 100, actions: 290 } as const;
+/** The expand button's column, which antd adds in front. */
+export const EXPAND_WIDTH = 48;
+
+/** Columns of the gateway host list; like the device table it fits 1440 px for a provider. */
 export const hostColumns = (o: {
   t: TFunction;
   showProvider: boolean;
@@ -32,27 +47,24 @@ export const hostColumns = (o: {
     {
       title: t('field.hostId'),
       dataIndex: 'deviceId',
+      width: WIDTH.device,
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text copyable strong>
             {row.deviceId}
           </Typography.Text>
+          {row.name}
           {row.cipherId && secondary(t('field.cipherIdShort', { id: row.cipherId }))}
         </Space>
       ),
     },
-    { title: t('field.model'), dataIndex: 'model' },
-    { title: t('field.name'), dataIndex: 'name', render: (v: string | null) => v ?? dash },
-    ...(o.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName' }] : []),
-    { title: t('field.online'), key: 'online', render: (_, row) => state(t, row) },
-    {
-      title: t('field.commMode'),
-      dataIndex: 'commMode',
-      render: (mode: string | null) => (mode ? t(`commMode.${mode}`) : dash),
-    },
+    { title: t('field.model'), dataIndex: 'model', width: HOST_WIDTH.model },
+    ...(o.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName', width: WIDTH.provider }] : []),
+    { title: t('field.online'), key: 'online', width: WIDTH.online, render: (_, row) => state(t, row) },
     {
       title: t('field.versions'),
       key: 'versions',
+      width: WIDTH.versions,
       render: (_, row) => (
         <Space orientation="vertical" size={0}>
           {t('field.firmwareShort', { version: row.firmwareVersion ?? dash })}
@@ -60,10 +72,11 @@ export const hostColumns = (o: {
         </Space>
       ),
     },
-    { title: t('field.signal'), dataIndex: 'signal', render: (v: number | null) => v ?? dash },
+    { title: t('field.signal'), dataIndex: 'signal', width: WIDTH.signal, render: (v: number | null) => v ?? dash },
     {
       title: t('gateway.subDevices'),
       key: 'subs',
+      width: HOST_WIDTH.subs,
       render: (_, row) => (
         <Tag color={row.subDevices.length >= o.maxSubDevices ? 'red' : 'default'}>
           {t('gateway.subCount', { count: row.subDevices.length, max: o.maxSubDevices })}
@@ -71,7 +84,13 @@ export const hostColumns = (o: {
       ),
     },
   ];
-  columns.push({ title: t('common.actions'), key: 'actions', fixed: 'right', render: (_, row) => o.actions(row) });
+  columns.push({
+    title: t('common.actions'),
+    key: 'actions',
+    fixed: 'right',
+    width: HOST_WIDTH.actions,
+    render: (_, row) => o.actions(row),
+  });
   return columns;
 };
 

@@ -19,6 +19,7 @@ import { choose, fakeServer, fieldErrors, ok, refuse, type Handler } from './tes
 configure({ asyncUtilTimeout: 5000 });
 
 const counts = { bedCount: 2, occupiedCount: 1, deviceCount: 1, freeCount: 1 };
+const empty = { bedCount: 0, occupiedCount: 0, deviceCount: 0, freeCount: 0 };
 const TREE = [
   {
     id: 1,
@@ -27,8 +28,23 @@ const TREE = [
     providerId: 2,
     providerName: 'Sunrise Home',
     ...counts,
-    floors: [{ id: 3, name: '1F', sort: 0, ...counts, rooms: [{ id: 5, name: '101', ...counts }] }],
+    floors: [
+      {
+        id: 3,
+        name: '1F',
+        sort: 0,
+        ...counts,
+        rooms: [
+          { id: 5, name: '101', ...counts, residentCount: 1 },
+          // No beds, yet a checked-out resident's address; and an empty room.
+          { id: 6, name: '102', ...empty, residentCount: 1 },
+          { id: 8, name: '103', ...empty, residentCount: 0 },
+        ],
+      },
+      { id: 4, name: '2F', sort: 1, ...empty, rooms: [] },
+    ],
   },
+  { id: 2, name: 'Building B', sort: 1, providerId: 2, providerName: 'Sunrise Home', ...empty, floors: [] },
 ];
 const bed = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -54,6 +70,7 @@ const bed = (id: number, name: string, extra: Record<string, unknown> = {}) => (
 const BEDS = [
   bed(11, '1', { deviceId: 'SLEEP-0001', deviceType: 49, deviceOnline: true, userId: 7, userName: 'Zhang Min' }),
   bed(12, '2'),
+  bed(13, '3', { deviceId: 'SLEEP-0003', deviceType: 49, deviceOnline: false }),
 ];
 
 /** The answers every test starts from; a test replaces the ones it needs. */
@@ -129,6 +146,29 @@ const dialog = () => {
 const menuAction = async (nodeKey: string, label: string) => {
   fireEvent.click(screen.getByTestId(`menu-${nodeKey}`));
   fireEvent.click(await screen.findByText(label));
+};
+/** Opens a node's menu and finds one of its entries. */
+const menuEntry = async (nodeKey: string, label: string) => {
+  fireEvent.click(screen.getByTestId(`menu-${nodeKey}`));
+  const popup = await screen.findByTestId(`menu-popup-${nodeKey}`);
+  const entry = [...popup.querySelectorAll<HTMLElement>('.ant-dropdown-menu-item')].find(
+    (e) => e.textContent === label,
+  );
+  if (!entry) throw new Error(`no menu entry ${label} for ${nodeKey}`);
+  return entry;
+};
+const bedRow = (name: string) => screen.getByText(name, { selector: 'strong' }).closest('tr') as HTMLElement;
+/** Hovers a disabled action and waits for the tooltip with its reason. */
+const expectReason = async (action: HTMLElement, reason: string) => {
+  const holder = action.closest<HTMLElement>('.refused-action') ?? action.querySelector<HTMLElement>('.refused-action');
+  if (!holder) throw new Error('no refusal on this action');
+  fireEvent.mouseEnter(holder);
+  await waitFor(() =>
+    expect(
+      [...document.querySelectorAll<HTMLElement>('.ant-tooltip:not(.ant-tooltip-hidden)')].map((e) => e.textContent),
+    ).toContain(reason),
+  );
+  fireEvent.mouseLeave(holder);
 };
 
 describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
@@ -245,14 +285,47 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     await waitFor(() => expect(server.last('/area/insertArea')).toEqual({ name: 'Building C', sort: 3 }));
   });
 
-  it('shows the server’s refusal to delete a floor that has rooms', async () => {
+  it('disables deleting a place that still holds others, saying why', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    const cases: [string, string, string | null][] = [
+      ['area:1', 'Delete area', 'This area/building still has floors/units. Delete them first.'],
+      ['area:2', 'Delete area', null],
+      ['floor:3', 'Delete floor/unit', 'This floor/unit still has rooms. Delete them first.'],
+      ['floor:4', 'Delete floor/unit', null],
+      ['room:5', 'Delete room', 'This room still has beds. Delete them first.'],
+      [
+        'room:6',
+        'Delete room',
+        'Residents still have this room as their address. Log them off or check them in elsewhere first.',
+      ],
+      ['room:8', 'Delete room', null],
+    ];
+    for (const [node, label, reason] of cases) {
+      const entry = await menuEntry(node, label);
+      if (reason === null) {
+        expect(entry, node).not.toHaveClass('ant-dropdown-menu-item-disabled');
+        expect(entry.querySelector('.refused-action'), node).toBeNull();
+      } else {
+        expect(entry, node).toHaveClass('ant-dropdown-menu-item-disabled');
+        await expectReason(entry, reason);
+      }
+    }
+    // A disabled entry asks nothing, sends nothing and does not select its node either.
+    fireEvent.click((await menuEntry('area:1', 'Delete area')).querySelector('.refused-action') as HTMLElement);
+    expect(screen.queryByText(/Delete the area Building A\?/)).not.toBeInTheDocument();
+    expect(server.bodies('/area/deleteAreaById')).toEqual([]);
+    expect(screen.getByText('All beds')).toBeInTheDocument();
+  });
+
+  it('shows the server’s refusal when a floor gained rooms since the tree was loaded', async () => {
     signInAs('TWO_ROLE');
     serve({ '/area/deleteAreaById': () => refuse('This floor still has rooms. Delete them first.', 'floor.hasRooms') });
     await open();
-    await menuAction('floor:3', 'Delete floor/unit');
+    await menuAction('floor:4', 'Delete floor/unit');
     fireEvent.click(await screen.findByText('OK'));
     expect(await screen.findByText('This floor still has rooms. Delete them first.')).toBeInTheDocument();
-    expect(server.last('/area/deleteAreaById')).toEqual({ id: '3' });
+    expect(server.last('/area/deleteAreaById')).toEqual({ id: '4' });
   });
 
   it('asks before moving a device linked to another bed, then sends the same save with confirm', async () => {
@@ -296,12 +369,9 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     );
   });
 
-  it('checks a resident out after a confirmation, and shows why a bed cannot be deleted', async () => {
+  it('checks a resident out after a confirmation', async () => {
     signInAs('TWO_ROLE');
-    serve({
-      '/bunkManagement/checkOut': () => ok(null),
-      '/bunkManagement/deleteBunk': () => refuse('Zhang Min is in this bed. Check them out first.', 'bed.hasResident'),
-    });
+    serve({ '/bunkManagement/checkOut': () => ok(null) });
     await open();
     const row = screen.getByText('Zhang Min').closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByText('Check out'));
@@ -309,12 +379,32 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     fireEvent.click(screen.getByText('OK'));
     await waitFor(() => expect(server.last('/bunkManagement/checkOut')).toEqual({ userId: 7 }));
     await screen.findByText('Checked out; the bed is free.');
+  });
 
-    fireEvent.click(within(row).getByText('Delete'));
-    await screen.findByText(/Delete bed 1\?/);
+  it('disables deleting an occupied bed or one with a device, saying why', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    const deleteOf = (name: string) => within(bedRow(name)).getByText('Delete').closest('button') as HTMLElement;
+    expect(deleteOf('1')).toBeDisabled();
+    await expectReason(deleteOf('1'), 'Zhang Min is in this bed. Check them out first.');
+    expect(deleteOf('3')).toBeDisabled();
+    await expectReason(deleteOf('3'), 'Device SLEEP-0003 is linked to this bed. Unlink it first.');
+    expect(deleteOf('2')).toBeEnabled();
+    expect(deleteOf('2').closest('.refused-action')).toBeNull();
+  });
+
+  it('shows the server’s refusal when a free bed got a device since the list was loaded', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      '/bunkManagement/deleteBunk': () =>
+        refuse('Device SLEEP-0009 is linked to this bed. Unlink it first.', 'bed.hasDevice'),
+    });
+    await open();
+    fireEvent.click(within(bedRow('2')).getByText('Delete'));
+    await screen.findByText(/Delete bed 2\?/);
     fireEvent.click(screen.getAllByText('OK').at(-1) as HTMLElement);
-    expect(await screen.findByText('Zhang Min is in this bed. Check them out first.')).toBeInTheDocument();
-    expect(server.last('/bunkManagement/deleteBunk')).toEqual({ id: '11' });
+    expect(await screen.findByText('Device SLEEP-0009 is linked to this bed. Unlink it first.')).toBeInTheDocument();
+    expect(server.last('/bunkManagement/deleteBunk')).toEqual({ id: '12' });
   });
 
   it('offers the per-bed settings disabled until their releases arrive', async () => {

@@ -125,7 +125,7 @@ const tree: AreaTree = [
         occupiedCount: 0,
         deviceCount: 0,
         freeCount: 2,
-        rooms: [{ id: 7, name: '101', bedCount: 2, occupiedCount: 0, deviceCount: 0, freeCount: 2 }],
+        rooms: [{ id: 7, name: '101', bedCount: 2, occupiedCount: 0, deviceCount: 0, freeCount: 2, residentCount: 0 }],
       },
     ],
   },

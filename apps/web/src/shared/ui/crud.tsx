@@ -1,6 +1,7 @@
 import { App, Button, Tag, Typography } from 'antd';
 import { useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RefusableButton } from './Refused.tsx';
 
 /** Enabled/disabled tag of a list row. */
 export const EnabledTag = ({ enabled }: { enabled: boolean }) => {
@@ -31,13 +32,16 @@ export const ConfirmLink = (props: {
   content: ReactNode;
   onOk: () => unknown;
   danger?: boolean;
+  /** Why the server would refuse it: the link is disabled with this as its tooltip. */
+  refusal?: ReactNode;
 }) => {
   const { modal } = App.useApp();
   return (
-    <Button
+    <RefusableButton
       type="link"
       size="small"
       danger={props.danger}
+      refusal={props.refusal}
       onClick={() =>
         modal.confirm({
           title: props.title,
@@ -49,7 +53,7 @@ export const ConfirmLink = (props: {
       }
     >
       {props.label}
-    </Button>
+    </RefusableButton>
   );
 };
 

@@ -1,9 +1,10 @@
 import { bunkList } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Input, Select, Space, Tooltip } from 'antd';
+import { App, Card, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
+import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import { locationFilter, selectionPath, type Bed, type BedFilters, type PlaceSelection } from '../facility-model.ts';
 import type { PlaceAction } from '../places/place-actions.ts';
 import { BedEditDialog } from './BedEditDialog.tsx';
@@ -52,16 +53,14 @@ export const BedPanel = (props: {
       title={selection ? selectionPath(selection) : t('bed.allBeds')}
       extra={
         <Space wrap>
-          <Tooltip title={room ? undefined : t('bed.chooseRoom')}>
-            <Button
-              type="primary"
-              data-testid="add-beds"
-              disabled={!room}
-              onClick={() => room && props.onAction({ kind: 'addBeds', ...room })}
-            >
-              {t('bed.add')}
-            </Button>
-          </Tooltip>
+          <RefusableButton
+            type="primary"
+            data-testid="add-beds"
+            refusal={room ? null : t('bed.chooseRoom')}
+            onClick={() => room && props.onAction({ kind: 'addBeds', ...room })}
+          >
+            {t('bed.add')}
+          </RefusableButton>
           <BedTransfer
             filters={filters}
             providerId={props.providerId}

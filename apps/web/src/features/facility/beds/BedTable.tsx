@@ -1,12 +1,14 @@
 import { AimOutlined, BellOutlined, IdcardOutlined, MoonOutlined } from '@ant-design/icons';
 import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
 import { ConfirmLink } from '../../../shared/ui/crud.tsx';
+import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
@@ -19,6 +21,12 @@ const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
   { key: 'fence', icon: <AimOutlined /> },
   { key: 'sleep', icon: <MoonOutlined /> },
 ];
+
+/** Why the server would refuse to delete the bed (place.service deleteBed): its resident, else its device. */
+const deleteRefusal = (bed: Bed, t: TFunction): string | null => {
+  if (bed.userId !== null) return t('refused.bedHasResident', { resident: bed.userName ?? '' });
+  return bed.deviceId === null ? null : t('refused.bedHasDevice', { device: bed.deviceId });
+};
 
 export interface BedTableProps {
   beds: readonly Bed[];
@@ -118,6 +126,7 @@ export const BedTable = (props: BedTableProps) => {
             danger
             label={t('common.delete')}
             title={t('common.delete')}
+            refusal={deleteRefusal(bed, t)}
             content={t('bed.deleteConfirm', { bed: bed.name })}
             onOk={() => remove.mutateAsync(bed.id).catch(() => undefined)}
           />
@@ -130,16 +139,15 @@ export const BedTable = (props: BedTableProps) => {
       render: () => (
         <Space size={0}>
           {LATER_SETTINGS.map((s) => (
-            <Tooltip key={s.key} title={t('settings.later', { name: t(`settings.${s.key}`) })}>
-              <Button
-                type="text"
-                size="small"
-                icon={s.icon}
-                disabled
-                aria-label={t(`settings.${s.key}`)}
-                data-testid={`setting-${s.key}`}
-              />
-            </Tooltip>
+            <RefusableButton
+              key={s.key}
+              type="text"
+              size="small"
+              icon={s.icon}
+              refusal={t('settings.later', { name: t(`settings.${s.key}`) })}
+              aria-label={t(`settings.${s.key}`)}
+              data-testid={`setting-${s.key}`}
+            />
           ))}
         </Space>
       ),

@@ -1,9 +1,10 @@
 import { bunkExcelModel, bunkExportData, bunkImportData } from '@vigil/contract/browser';
-import { Button, Space, Tooltip } from 'antd';
+import { Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../../shared/ui/ExportButton.tsx';
 import { ImportDialog } from '../../../shared/ui/ImportDialog.tsx';
+import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import type { BedFilters } from '../facility-model.ts';
 
 /**
@@ -21,11 +22,13 @@ export const BedTransfer = (props: {
   const [importing, setImporting] = useState(false);
   return (
     <Space wrap>
-      <Tooltip title={props.needsProvider ? t('bed.importChooseProvider') : undefined}>
-        <Button data-testid="bed-import" disabled={props.needsProvider} onClick={() => setImporting(true)}>
-          {t('transfer.import')}
-        </Button>
-      </Tooltip>
+      <RefusableButton
+        data-testid="bed-import"
+        refusal={props.needsProvider ? t('bed.importChooseProvider') : null}
+        onClick={() => setImporting(true)}
+      >
+        {t('transfer.import')}
+      </RefusableButton>
       <ExportButton call={bunkExportData} input={props.filters} filename={t('bed.exportFile')} />
       <ImportDialog
         open={importing}

@@ -29,6 +29,19 @@ const COMMUNITY = {
   alarmConfig: { level1: ['SOS'], level2: [], receiverIds: [21], notify: ['page'] },
   createTime: '2026-01-01T10:00:00.000Z',
 };
+/** A community nobody belongs to yet: the only kind the server deletes. */
+const EMPTY = {
+  ...COMMUNITY,
+  id: 6,
+  providerId: 9,
+  providerName: 'Oak Care',
+  name: 'Birch Court',
+  address: '3 Birch Court',
+  contact: 'Sun Yu',
+  phone: '13500135000',
+  residentCount: 0,
+  alarmConfig: null,
+};
 const resident = (id: number, name: string, communityId: number | null) => ({
   id,
   providerId: 2,
@@ -42,7 +55,8 @@ const resident = (id: number, name: string, communityId: number | null) => ({
 });
 
 const baseRoutes = (): Record<string, Handler> => ({
-  '/community/queryCommunityList': (body) => ok({ rows: [COMMUNITY], total: 25, pageNum: body.pageNum, pageSize: 10 }),
+  '/community/queryCommunityList': (body) =>
+    ok({ rows: [COMMUNITY, EMPTY], total: 25, pageNum: body.pageNum, pageSize: 10 }),
   '/userManagement/userList': () =>
     ok({
       rows: [resident(7, 'Zhang Min', 4), resident(8, 'Wang Gang', 4), resident(9, 'Chen Hua', null)],
@@ -91,8 +105,8 @@ const dialog = () => {
   if (!last) throw new Error('no dialog open');
   return last;
 };
-const rowAction = (label: string) =>
-  fireEvent.click(within(screen.getByText('Maple Street').closest('tr') as HTMLElement).getByText(label));
+const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
+const rowAction = (label: string, name = 'Maple Street') => fireEvent.click(within(rowOf(name)).getByText(label));
 
 describe('CommunityTab', { timeout: 90_000 }, () => {
   it('lists communities, searches from page 1 and pages', async () => {
@@ -163,18 +177,31 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
     expect(server.bodies('/community/insertCommunity')).toEqual([]);
   });
 
-  it('shows the server’s refusal to delete a community with residents', async () => {
+  it('disables deleting a community with residents, saying why', async () => {
+    await open();
+    const withResidents = within(rowOf('Maple Street')).getByText('Delete').closest('button') as HTMLElement;
+    expect(withResidents).toBeDisabled();
+    fireEvent.mouseEnter(withResidents.closest('.refused-action') as HTMLElement);
+    expect(
+      await screen.findByText('This community still has residents. Move them out before deleting it.'),
+    ).toBeInTheDocument();
+    const empty = within(rowOf('Birch Court')).getByText('Delete').closest('button') as HTMLElement;
+    expect(empty).toBeEnabled();
+    expect(empty.closest('.refused-action')).toBeNull();
+  });
+
+  it('shows the server’s refusal when residents joined since the list was loaded', async () => {
     serve({
       '/community/deleteCommunity': () =>
         refuse('This community still has residents. Move them out before deleting it.', 'community.hasResidents'),
     });
     await open();
-    rowAction('Delete');
+    rowAction('Delete', 'Birch Court');
     fireEvent.click(await screen.findByText('OK'));
     expect(
       await screen.findByText('This community still has residents. Move them out before deleting it.'),
     ).toBeInTheDocument();
-    expect(server.last('/community/deleteCommunity')).toEqual({ id: 4 });
+    expect(server.last('/community/deleteCommunity')).toEqual({ id: 6 });
   });
 
   it('saves the same sleep settings for the chosen members, and reads one member’s back', async () => {

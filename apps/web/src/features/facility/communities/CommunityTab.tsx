@@ -95,6 +95,8 @@ export const CommunityTab = ({ platform }: { platform: boolean }) => {
             danger
             label={t('common.delete')}
             title={t('common.delete')}
+            // The server refuses a community that still has residents (community.hasResidents).
+            refusal={c.residentCount > 0 ? t('refused.communityHasResidents') : null}
             content={t('community.deleteConfirm', { name: c.name })}
             onOk={() => remove.mutateAsync(c.id).catch(() => undefined)}
           />

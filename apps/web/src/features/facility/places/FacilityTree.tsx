@@ -4,7 +4,9 @@ import type { DataNode } from 'antd/es/tree';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AreaNode, PlaceSelection } from '../facility-model.ts';
+import { refusedLabel } from '../../../shared/ui/Refused.tsx';
 import type { PlaceAction } from './place-actions.ts';
+import { deleteRefusal } from './place-refusals.ts';
 import { selectionsOf } from './tree-model.ts';
 
 interface Counted {
@@ -13,14 +15,23 @@ interface Counted {
   occupiedCount: number;
 }
 
-/** The actions of a node's menu, by level; the delete rules are the server's (refusals are shown). */
-const actionsOf = (selection: PlaceSelection): { key: string; action: PlaceAction; danger?: boolean }[] => {
+interface NodeAction {
+  key: string;
+  action: PlaceAction;
+  danger?: boolean;
+  /** Text key of the reason the server would refuse it: the entry is disabled and says why. */
+  refusal?: string | null;
+}
+
+/** The actions of a node's menu, by level; a delete the server would refuse is disabled with its reason. */
+const actionsOf = (selection: PlaceSelection): NodeAction[] => {
+  const refusal = deleteRefusal(selection);
   if (selection.level === 'area') {
     const { area } = selection;
     return [
       { key: 'addFloor', action: { kind: 'addFloor', area } },
       { key: 'editArea', action: { kind: 'editArea', area } },
-      { key: 'deleteArea', action: { kind: 'deleteArea', area }, danger: true },
+      { key: 'deleteArea', action: { kind: 'deleteArea', area }, danger: true, refusal },
     ];
   }
   if (selection.level === 'floor') {
@@ -28,14 +39,14 @@ const actionsOf = (selection: PlaceSelection): { key: string; action: PlaceActio
     return [
       { key: 'addRooms', action: { kind: 'addRooms', area, floor } },
       { key: 'editFloor', action: { kind: 'editFloor', area, floor } },
-      { key: 'deleteFloor', action: { kind: 'deleteFloor', area, floor }, danger: true },
+      { key: 'deleteFloor', action: { kind: 'deleteFloor', area, floor }, danger: true, refusal },
     ];
   }
   const { area, floor, room } = selection;
   return [
     { key: 'addBeds', action: { kind: 'addBeds', area, floor, room } },
     { key: 'editRoom', action: { kind: 'editRoom', area, floor, room } },
-    { key: 'deleteRoom', action: { kind: 'deleteRoom', area, floor, room }, danger: true },
+    { key: 'deleteRoom', action: { kind: 'deleteRoom', area, floor, room }, danger: true, refusal },
   ];
 };
 
@@ -65,7 +76,12 @@ export const FacilityTree = ({ areas, selectedKey, showProvider, onSelect, onAct
   const title = (key: string, node: Counted, extra?: string): ReactNode => {
     const selection = byKey.get(key);
     const items: MenuProps['items'] = selection
-      ? actionsOf(selection).map((a) => ({ key: a.key, label: t(`tree.${a.key}`), danger: a.danger }))
+      ? actionsOf(selection).map((a) => ({
+          key: a.key,
+          label: a.refusal ? refusedLabel(t(`tree.${a.key}`), t(a.refusal)) : t(`tree.${a.key}`),
+          danger: a.danger,
+          disabled: Boolean(a.refusal),
+        }))
       : [];
     return (
       <span className="facility-tree-node" data-testid={`node-${key}`}>
@@ -77,12 +93,18 @@ export const FacilityTree = ({ areas, selectedKey, showProvider, onSelect, onAct
         </Typography.Text>
         <Dropdown
           trigger={['click']}
+          // The menu sits inside the tree node in React's tree: a click on it (a disabled entry too) must not select the node.
+          popupRender={(menu) => (
+            <div data-testid={`menu-popup-${key}`} onClick={(e) => e.stopPropagation()}>
+              {menu}
+            </div>
+          )}
           menu={{
             items,
             onClick: ({ key: actionKey, domEvent }) => {
               domEvent.stopPropagation();
               const chosen = selection && actionsOf(selection).find((a) => a.key === actionKey);
-              if (chosen) onAction(chosen.action);
+              if (chosen && !chosen.refusal) onAction(chosen.action);
             },
           }}
         >
