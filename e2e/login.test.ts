@@ -1,5 +1,5 @@
 import { CONSOLE_ROUTES, landingPathFor, type Role } from '@vigil/contract';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeDialog,
@@ -8,6 +8,7 @@ import {
   openSession,
   screenshot,
   signIn,
+  stillScreenshot,
   submitLogin,
   squash,
   text,
@@ -260,22 +261,80 @@ describe.skipIf(!hasChromium)('console login (browser)', () => {
     for (const [language, font] of selectFonts) expect(font, language).toContain('Noto Sans SC');
   });
 
+  it("draws the login page's native select, radios and checkbox like the console's antd controls", async () => {
+    const { page, problems, context } = await session();
+    await page.goto('/login');
+    await page.getByTestId('login-submit').waitFor();
+    const select = page.getByTestId('login-language');
+    const government = page.locator('input[type="radio"][value="government"]');
+    const staff = page.locator('input[type="radio"][value="staff"]');
+    const remember = page.getByTestId('login-remember');
+    const styleOf = (locator: Locator) =>
+      locator.evaluate((el: E2eElement) => {
+        const s = getComputedStyle(el) as unknown as Record<string, string>;
+        return {
+          appearance: s.appearance,
+          accentColor: s.accentColor,
+          borderTopColor: s.borderTopColor,
+          borderTopLeftRadius: s.borderTopLeftRadius,
+          backgroundColor: s.backgroundColor,
+          boxShadow: s.boxShadow,
+        };
+      });
+    const heightOf = async (locator: Locator) => (await locator.boundingBox())?.height;
+
+    // One control height (antd's 32px) for the selector, the text fields and the Sign-in button.
+    const buttonHeight = await heightOf(page.getByTestId('login-submit'));
+    expect(buttonHeight).toBe(32);
+    for (const control of [select, page.getByTestId('login-user'), page.getByTestId('login-password')]) {
+      expect(await heightOf(control)).toBe(buttonHeight);
+    }
+    // The selector: no browser box or arrow, antd's border and radius.
+    expect(await styleOf(select)).toMatchObject({
+      appearance: 'none',
+      borderTopColor: 'rgb(217, 217, 217)',
+      borderTopLeftRadius: '6px',
+      backgroundColor: 'rgb(255, 255, 255)',
+    });
+    // Radios and checkbox: 16px boxes in the accent colour once chosen, grey-bordered otherwise.
+    for (const box of [staff, government, remember]) {
+      const size = await box.boundingBox();
+      expect([size?.width, size?.height]).toEqual([16, 16]);
+      expect((await styleOf(box)).accentColor).toBe('rgb(31, 111, 235)');
+    }
+    expect(await styleOf(government)).toMatchObject({ appearance: 'none', borderTopColor: 'rgb(217, 217, 217)' });
+    expect(await styleOf(remember)).toMatchObject({ appearance: 'none', borderTopLeftRadius: '4px' });
+    await government.check();
+    await remember.check();
+    await expect.poll(async () => (await styleOf(government)).backgroundColor).toBe('rgb(31, 111, 235)');
+    await expect.poll(async () => (await styleOf(remember)).backgroundColor).toBe('rgb(31, 111, 235)');
+    expect((await styleOf(staff)).backgroundColor).toBe('rgb(255, 255, 255)');
+    // Focus: the accent border and the soft ring of antd's inputs.
+    await select.focus();
+    await expect.poll(async () => (await styleOf(select)).borderTopColor).toBe('rgb(31, 111, 235)');
+    expect((await styleOf(select)).boxShadow).toContain('rgba(31, 111, 235, 0.15)');
+    await stillScreenshot(page, 'login-native-controls');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('switches the console language from the navbar dialog', async () => {
     const { page, problems, context } = await session();
     await signIn(page, { userName: ADMIN_USER, password: ADMIN_PASSWORD });
     const radios = page.getByTestId('language-dialog').locator('input[type="radio"]');
-    // Without the abroad flag the dialog offers Chinese only.
+    // Without the abroad flag the dialog offers Chinese and English (the current one always).
     await page.getByTestId('nav-language').click();
     await page.getByTestId('language-dialog').waitFor();
-    expect(await radios.count()).toBe(1);
+    expect(await radios.count()).toBe(2);
     expect(await page.getByTestId('language-zh-CN').count()).toBe(1);
+    expect(await page.getByTestId('language-en-US').count()).toBe(1);
     await closeDialog(page, 'language-dialog');
-    // With it, Chinese, English, Czech, Italian and Korean.
+    // With it, every language we ship.
     await page.evaluate(() => window.localStorage.setItem('isAbroad', 'true'));
     await page.reload();
     await page.getByTestId('nav-language').click();
     await page.getByTestId('language-dialog').waitFor();
-    expect(await radios.count()).toBe(5);
+    expect(await radios.count()).toBe(8);
     await closeDialog(page, 'language-dialog');
 
     for (const language of ['ko', 'cs', 'zh-CN'] as const) {

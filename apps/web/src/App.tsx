@@ -4,6 +4,7 @@ import type { Locale } from 'antd/es/locale';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './shared/api/client.ts';
 import { createRouter } from './router.tsx';
+import { CONSOLE_ANTD_CONFIG } from './shared/ui/antd-config.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -15,18 +16,8 @@ const queryClient = new QueryClient({
 });
 const router = createRouter();
 
-/** Ant Design's own font stack has no CJK face; headless browsers have none either, so the bundled Noto fonts come first. */
-const FONT_FAMILY =
-  "-apple-system, 'Segoe UI', Roboto, 'Noto Sans SC', 'Noto Sans JP', 'Noto Sans KR', 'Helvetica Neue', Arial, sans-serif";
-
 export const App = ({ locale }: { locale: Locale }) => (
-  <ConfigProvider
-    locale={locale}
-    theme={{
-      token: { colorPrimary: '#1f6feb', fontFamily: FONT_FAMILY },
-      components: { Layout: { siderBg: '#001529' } },
-    }}
-  >
+  <ConfigProvider {...CONSOLE_ANTD_CONFIG} locale={locale}>
     <AntApp>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

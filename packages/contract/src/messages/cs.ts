@@ -47,6 +47,7 @@ export const cs: Record<MessageKey, string> = {
   'provider.hasChildren': 'Tento poskytovatel má stále podřízené poskytovatele; nejprve je odstraňte.',
   'provider.disabled': 'Tento poskytovatel je deaktivován.',
   'account.exists': 'Toto přihlašovací jméno již existuje.',
+  'account.initialAdminName': 'Superadministrátor',
   'account.cancelled': 'Účet byl zrušen.',
   'account.roleNotAllowed': 'Účet s touto rolí nemůžete vytvořit ani upravit.',
   'account.reachTooWide': 'Účtu nelze zpřístupnit poskytovatele mimo vaše vlastní datové oprávnění.',
@@ -211,10 +212,12 @@ export const cs: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': 'Model neodpovídá typu zařízení (očekáváno: {model}).',
   'deviceStock.rowErrors':
     'Počet nalezených problémů: {count}. Nic nebylo přidáno. Opravte uvedené položky a zkuste to znovu.',
-  'telecom.disabled': 'IoT platforma operátora není na tomto serveru nakonfigurována (TELECOM_API_URL).',
+  'telecom.disabled':
+    'Registrace u telekomunikačního operátora není na této platformě nastavena. Obraťte se prosím na správce platformy.',
   'telecom.timeout': 'IoT platforma operátora neodpověděla včas. Zkuste to později.',
   'telecom.unavailable': 'IoT platformu operátora se nepodařilo kontaktovat. Zkuste to později.',
-  'telecom.unauthorized': 'IoT platforma operátora odmítla přihlašovací údaje tohoto serveru (TELECOM_APP_KEY).',
+  'telecom.unauthorized':
+    'IoT platforma operátora nepřijala přístupový klíč této platformy. Obraťte se prosím na správce platformy.',
   'telecom.rejected': 'IoT platforma operátora požadavek odmítla: {reason}',
   'telecom.badAnswer': 'IoT platforma operátora vrátila odpověď, kterou nelze přečíst.',
   'telecom.notCellular': 'Na IoT platformě operátora se registrují pouze zařízení NB-IoT a 4G s IMEI.',

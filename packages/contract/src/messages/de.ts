@@ -55,6 +55,7 @@ export const de: Record<MessageKey, string> = {
   'provider.hasChildren': 'Diesem Träger sind noch Träger untergeordnet; löschen Sie diese zuerst.',
   'provider.disabled': 'Dieser Träger ist deaktiviert.',
   'account.exists': 'Dieser Benutzername existiert bereits.',
+  'account.initialAdminName': 'Superadministrator',
   'account.cancelled': 'Das Konto wurde aufgelöst.',
   'account.roleNotAllowed': 'Sie können kein Konto mit dieser Rolle anlegen oder bearbeiten.',
   'account.reachTooWide':
@@ -228,12 +229,13 @@ export const de: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': 'Das Modell passt nicht zum Gerätetyp (erwartet: {model}).',
   'deviceStock.rowErrors':
     'Gefundene Probleme: {count}. Es wurde nichts hinzugefügt. Korrigieren Sie die aufgeführten Einträge und versuchen Sie es erneut.',
-  'telecom.disabled': 'Die Telekommunikationsplattform ist auf diesem Server nicht konfiguriert (TELECOM_API_URL).',
+  'telecom.disabled':
+    'Die Registrierung beim Telekommunikationsanbieter ist auf dieser Plattform nicht eingerichtet. Bitte wenden Sie sich an Ihren Plattformadministrator.',
   'telecom.timeout':
     'Die Telekommunikationsplattform hat nicht rechtzeitig geantwortet. Versuchen Sie es später erneut.',
   'telecom.unavailable': 'Die Telekommunikationsplattform ist nicht erreichbar. Versuchen Sie es später erneut.',
   'telecom.unauthorized':
-    'Die Telekommunikationsplattform hat die Zugangsdaten dieses Servers abgelehnt (TELECOM_APP_KEY).',
+    'Die Telekommunikationsplattform hat den Zugangsschlüssel dieser Plattform nicht akzeptiert. Bitte wenden Sie sich an Ihren Plattformadministrator.',
   'telecom.rejected': 'Die Telekommunikationsplattform hat die Anfrage abgelehnt: {reason}',
   'telecom.badAnswer': 'Die Antwort der Telekommunikationsplattform konnte nicht gelesen werden.',
   'telecom.notCellular': 'Nur NB-IoT- und 4G-Geräte mit IMEI werden auf der Telekommunikationsplattform registriert.',

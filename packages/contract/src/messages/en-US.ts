@@ -52,6 +52,7 @@ export const enUS = {
   'provider.hasChildren': 'This provider still has subordinate providers; delete them first.',
   'provider.disabled': 'This provider is disabled.',
   'account.exists': 'The login account already exists.',
+  'account.initialAdminName': 'Super administrator',
   'account.cancelled': 'The account has been cancelled.',
   'account.roleNotAllowed': 'You cannot create or edit an account with this role.',
   'account.reachTooWide': 'An account cannot be given access to providers outside your own data permission.',

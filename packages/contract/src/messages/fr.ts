@@ -49,6 +49,7 @@ export const fr: Record<MessageKey, string> = {
   'provider.hasChildren': 'Ce prestataire a encore des prestataires rattachés ; supprimez-les d’abord.',
   'provider.disabled': 'Ce prestataire est désactivé.',
   'account.exists': 'Cet identifiant de connexion existe déjà.',
+  'account.initialAdminName': 'Super administrateur',
   'account.cancelled': 'Ce compte a été clôturé.',
   'account.roleNotAllowed': 'Vous ne pouvez ni créer ni modifier un compte ayant ce rôle.',
   'account.reachTooWide':
@@ -216,11 +217,12 @@ export const fr: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': 'Le modèle ne correspond pas au type d’appareil ({model} attendu).',
   'deviceStock.rowErrors':
     '{count} problèmes détectés ; rien n’a été ajouté. Corrigez les entrées indiquées et réessayez.',
-  'telecom.disabled': 'La plateforme de l’opérateur télécom n’est pas configurée sur ce serveur (TELECOM_API_URL).',
+  'telecom.disabled':
+    'L’enregistrement auprès de l’opérateur télécom n’est pas configuré sur cette plateforme. Veuillez contacter l’administrateur de la plateforme.',
   'telecom.timeout': 'La plateforme de l’opérateur télécom n’a pas répondu à temps. Réessayez plus tard.',
   'telecom.unavailable': 'La plateforme de l’opérateur télécom est injoignable. Réessayez plus tard.',
   'telecom.unauthorized':
-    'La plateforme de l’opérateur télécom a refusé les identifiants de ce serveur (TELECOM_APP_KEY).',
+    'La plateforme de l’opérateur télécom n’a pas accepté la clé d’accès de cette plateforme. Veuillez contacter l’administrateur de la plateforme.',
   'telecom.rejected': 'La plateforme de l’opérateur télécom a refusé la demande : {reason}',
   'telecom.badAnswer': 'La plateforme de l’opérateur télécom a renvoyé une réponse illisible.',
   'telecom.notCellular':

@@ -51,6 +51,7 @@ export const itIT: Record<MessageKey, string> = {
   'provider.hasChildren': 'Questo ente gestore ha ancora enti gestori subordinati: eliminarli prima.',
   'provider.disabled': 'Questo ente gestore è disattivato.',
   'account.exists': 'L’account di accesso esiste già.',
+  'account.initialAdminName': 'Super amministratore',
   'account.cancelled': 'L’account è stato chiuso.',
   'account.roleNotAllowed': 'Non è possibile creare o modificare un account con questo ruolo.',
   'account.reachTooWide': 'Non è possibile dare a un account accesso a enti gestori fuori dai Suoi permessi sui dati.',
@@ -219,10 +220,12 @@ export const itIT: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': 'Il modello non corrisponde al tipo di dispositivo (previsto: {model}).',
   'deviceStock.rowErrors':
     'Problemi rilevati: {count}. Non è stato aggiunto nulla. Correggere le voci elencate e riprovare.',
-  'telecom.disabled': 'La piattaforma telecom non è configurata su questo server (TELECOM_API_URL).',
+  'telecom.disabled':
+    'La registrazione presso l’operatore telecom non è configurata su questa piattaforma. Contattare l’amministratore della piattaforma.',
   'telecom.timeout': 'La piattaforma telecom non ha risposto in tempo. Riprovare più tardi.',
   'telecom.unavailable': 'Impossibile raggiungere la piattaforma telecom. Riprovare più tardi.',
-  'telecom.unauthorized': 'La piattaforma telecom ha rifiutato le credenziali di questo server (TELECOM_APP_KEY).',
+  'telecom.unauthorized':
+    'La piattaforma telecom non ha accettato la chiave di accesso di questa piattaforma. Contattare l’amministratore della piattaforma.',
   'telecom.rejected': 'La piattaforma telecom ha rifiutato la richiesta: {reason}',
   'telecom.badAnswer': 'La piattaforma telecom ha inviato una risposta non leggibile.',
   'telecom.notCellular': 'Sulla piattaforma telecom vengono registrati solo i dispositivi NB-IoT e 4G dotati di IMEI.',

@@ -50,6 +50,7 @@ export const ja: Record<MessageKey, string> = {
     'このサービス事業者には下位のサービス事業者が残っています。先に下位の事業者を削除してください。',
   'provider.disabled': 'このサービス事業者は無効化されています。',
   'account.exists': 'このログインアカウントはすでに存在します。',
+  'account.initialAdminName': 'スーパー管理者',
   'account.cancelled': 'このアカウントは抹消されています。',
   'account.roleNotAllowed': 'このロールのアカウントを作成または編集することはできません。',
   'account.reachTooWide':
@@ -216,11 +217,13 @@ export const ja: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': '型番がデバイス種別と一致しません（正しい型番：{model}）。',
   'deviceStock.rowErrors':
     '{count} 件の問題が見つかったため、何も追加されませんでした。表示された項目を修正して、もう一度お試しください。',
-  'telecom.disabled': 'このサーバーでは通信事業者プラットフォームが設定されていません（TELECOM_API_URL）。',
+  'telecom.disabled':
+    'このプラットフォームでは通信事業者への登録が設定されていません。プラットフォーム管理者にお問い合わせください。',
   'telecom.timeout':
     '通信事業者プラットフォームから時間内に応答がありませんでした。しばらくしてからもう一度お試しください。',
   'telecom.unavailable': '通信事業者プラットフォームに接続できませんでした。しばらくしてからもう一度お試しください。',
-  'telecom.unauthorized': '通信事業者プラットフォームがこのサーバーの認証情報を拒否しました（TELECOM_APP_KEY）。',
+  'telecom.unauthorized':
+    '通信事業者プラットフォームがこのプラットフォームのアクセスキーを受け付けませんでした。プラットフォーム管理者にお問い合わせください。',
   'telecom.rejected': '通信事業者プラットフォームがリクエストを拒否しました：{reason}',
   'telecom.badAnswer': '通信事業者プラットフォームからの応答を読み取れませんでした。',
   'telecom.notCellular': '通信事業者プラットフォームに登録されるのは、IMEI を持つ NB-IoT と 4G のデバイスのみです。',

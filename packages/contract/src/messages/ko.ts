@@ -48,6 +48,7 @@ export const ko: Record<MessageKey, string> = {
   'provider.hasChildren': '이 기관에 아직 하위 기관이 있습니다. 하위 기관을 먼저 삭제해 주세요.',
   'provider.disabled': '사용 중지된 기관입니다.',
   'account.exists': '로그인 계정이 이미 존재합니다.',
+  'account.initialAdminName': '최고 관리자',
   'account.cancelled': '해지된 계정입니다.',
   'account.roleNotAllowed': '이 역할의 계정은 생성하거나 수정할 수 없습니다.',
   'account.reachTooWide': '계정에 본인의 데이터 권한 밖에 있는 서비스 기관에 대한 접근 권한을 줄 수 없습니다.',
@@ -209,10 +210,11 @@ export const ko: Record<MessageKey, string> = {
   'deviceStock.modelMismatch': '모델이 기기 유형과 일치하지 않습니다(필요한 모델: {model}).',
   'deviceStock.rowErrors':
     '문제 {count}건이 발견되어 아무것도 추가하지 않았습니다. 표시된 항목을 수정한 후 다시 시도해 주세요.',
-  'telecom.disabled': '이 서버에는 통신사 IoT 플랫폼이 설정되어 있지 않습니다(TELECOM_API_URL).',
+  'telecom.disabled': '이 플랫폼에는 통신사 등록이 설정되어 있지 않습니다. 플랫폼 관리자에게 문의해 주세요.',
   'telecom.timeout': '통신사 IoT 플랫폼이 제시간에 응답하지 않았습니다. 잠시 후 다시 시도해 주세요.',
   'telecom.unavailable': '통신사 IoT 플랫폼에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
-  'telecom.unauthorized': '통신사 IoT 플랫폼이 이 서버의 인증 정보를 거부했습니다(TELECOM_APP_KEY).',
+  'telecom.unauthorized':
+    '통신사 IoT 플랫폼이 이 플랫폼의 액세스 키를 받아들이지 않았습니다. 플랫폼 관리자에게 문의해 주세요.',
   'telecom.rejected': '통신사 IoT 플랫폼이 요청을 거부했습니다: {reason}',
   'telecom.badAnswer': '통신사 IoT 플랫폼에서 읽을 수 없는 응답을 보냈습니다.',
   'telecom.notCellular': '통신사 IoT 플랫폼에는 IMEI가 있는 NB-IoT 및 4G 기기만 등록됩니다.',

@@ -52,6 +52,7 @@ export const zhCN: Record<MessageKey, string> = {
   'provider.hasChildren': '该服务商下仍有下级服务商，请先删除下级。',
   'provider.disabled': '该服务商已被禁用。',
   'account.exists': '登录账号已存在。',
+  'account.initialAdminName': '超级管理员',
   'account.cancelled': '账号已注销。',
   'account.roleNotAllowed': '您不能创建或编辑该角色的账号。',
   'account.reachTooWide': '该账号可查看的服务商不能超出您自己的数据权限范围。',

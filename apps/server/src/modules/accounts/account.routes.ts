@@ -2,6 +2,7 @@ import type { Role } from '@vigil/contract';
 import type { Handlers } from '../../http/register-calls.ts';
 import { callerOf } from '../../http/call-context.ts';
 import type { AccountService } from './account.service.ts';
+import { displayNameFor } from './initial-admin.ts';
 import type { RsaKeyService } from '../auth/rsa-key.service.ts';
 
 export const accountHandlers = (
@@ -14,7 +15,7 @@ export const accountHandlers = (
       rows: rows.map(({ account, providerName, providerIds, lockedUntil }) => ({
         id: account.id,
         userName: account.userName,
-        nickName: account.displayName,
+        nickName: displayNameFor(account, ctx.lang),
         role: account.role as Role,
         providerId: account.providerId,
         providerName,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { LANGUAGES, translate, type Language } from '@vigil/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.ts';
 import { generatePassword } from '../auth/password.policy.ts';
@@ -12,6 +13,30 @@ export interface InitialAdminOptions {
   dataDir: string;
   log: (message: string) => void;
 }
+
+/**
+ * The initial administrator's name as stored: account.initialAdminName in English (what every
+ * installation has stored since the start). Answers show it in the reader's language instead.
+ */
+export const initialAdminStoredName = (): string => translate('en-US', 'account.initialAdminName');
+
+/** The default name in any language: a database holding any of them still has the untouched default. */
+const defaultNames = (): Set<string> => new Set(LANGUAGES.map((lang) => translate(lang, 'account.initialAdminName')));
+
+/**
+ * An account's display name as a reader of `lang` sees it. The initial administrator's default
+ * name follows the reader's language while nobody has renamed it; every other name is answered as stored.
+ */
+export const displayNameFor = (account: { role: string; displayName: string }, lang: Language): string =>
+  account.role === 'SUPER_ROLE' && defaultNames().has(account.displayName)
+    ? translate(lang, 'account.initialAdminName')
+    : account.displayName;
+
+/** Session info (login, fast login, getInfo) with the account's name as the reader of `lang` sees it. */
+export const withReaderName = <T extends { role: string; name: string }>(info: T, lang: Language): T => ({
+  ...info,
+  name: displayNameFor({ role: info.role, displayName: info.name }, lang),
+});
 
 /**
  * On an empty database, creates the SUPER_ROLE account. Without a configured password
@@ -30,7 +55,7 @@ export const ensureInitialAdmin = async (
     if ((await accounts.countAll(tx)) > 0) return false;
     const { row } = await accounts.createWithPassword(
       tx,
-      { userName: options.userName, displayName: 'Super administrator', role: 'SUPER_ROLE', providerId: null },
+      { userName: options.userName, displayName: initialAdminStoredName(), role: 'SUPER_ROLE', providerId: null },
       undefined,
       password,
     );

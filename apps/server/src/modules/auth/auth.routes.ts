@@ -4,6 +4,7 @@ import type { AuthService } from './auth.service.ts';
 import type { RsaKeyService } from './rsa-key.service.ts';
 import type { SessionService } from './session.service.ts';
 import type { AccountService } from '../accounts/account.service.ts';
+import { withReaderName } from '../accounts/initial-admin.ts';
 
 type AuthCalls =
   | 'adminLogin'
@@ -20,8 +21,10 @@ export const authHandlers = (
   rsa: RsaKeyService,
   accounts: AccountService,
 ): Pick<Handlers, AuthCalls> => ({
-  adminLogin: (input, ctx) => auth.login(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
-  adminSso: (input, ctx) => auth.sso(input, { ip: ctx.ip, userAgent: ctx.userAgent }),
+  adminLogin: async (input, ctx) =>
+    withReaderName(await auth.login(input, { ip: ctx.ip, userAgent: ctx.userAgent }), ctx.lang),
+  adminSso: async (input, ctx) =>
+    withReaderName(await auth.sso(input, { ip: ctx.ip, userAgent: ctx.userAgent }), ctx.lang),
   async adminLogout(_input, ctx) {
     await auth.logout(callerOf(ctx), ctx.ip);
     return null;
@@ -34,7 +37,7 @@ export const authHandlers = (
   async adminSession(_input, ctx) {
     const caller = callerOf(ctx);
     const account = await accounts.findById(caller.accountId);
-    return sessions.infoFor(caller, account?.mustChangePassword ?? false);
+    return withReaderName(await sessions.infoFor(caller, account?.mustChangePassword ?? false), ctx.lang);
   },
   changeProvider: (input, ctx) => auth.changeProvider(callerOf(ctx), input.domain),
 });

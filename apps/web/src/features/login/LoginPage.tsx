@@ -10,6 +10,7 @@ import { consoleRedirect } from '../../shared/routing/route-access.ts';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { StorageKey, storage } from '../../shared/storage.ts';
 import { loginErrorMessage } from './login-errors.ts';
+import './LoginPage.css';
 
 type LoginAs = 'staff' | 'government';
 

@@ -30,13 +30,13 @@ interface Cellular {
 /** Devices synced at once by syncAll. */
 const CONCURRENCY = 4;
 
-const asAppError = (error: unknown): AppError => {
-  if (error instanceof TelecomError) {
-    const { key, params } = telecomMessage(error);
-    return fail(key, params);
-  }
-  throw error;
-};
+/** Where the service tells the server's operator what to fix; the user's message names no setting. */
+export type OperatorWarning = (message: string) => void;
+
+const DISABLED_WARNING =
+  'Telecom sync refused: TELECOM_API_URL (with TELECOM_APP_KEY) is not set, so devices cannot be registered on the operator IoT platform.';
+const UNAUTHORIZED_WARNING =
+  'Telecom sync refused by the operator IoT platform: it did not accept TELECOM_APP_KEY (check the key set for TELECOM_API_URL).';
 
 /**
  * Registration of NB-IoT and 4G devices on the operator IoT platform. No database transaction is
@@ -46,19 +46,45 @@ const asAppError = (error: unknown): AppError => {
  */
 export class TelecomSyncService {
   private readonly devices = new DeviceRepository();
+  /** Operator warnings already given: each once per server run, not once per refused call. */
+  private readonly warned = new Set<string>();
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly telecom: TelecomPlatform | null,
+    private readonly warn: OperatorWarning = (message) => console.warn(message),
   ) {}
 
   get enabled(): boolean {
     return this.telecom !== null;
   }
 
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.warn(message);
+  }
+
   private platform(): TelecomPlatform {
-    if (!this.telecom) throw fail('telecom.disabled');
+    if (!this.telecom) {
+      this.warnOnce(DISABLED_WARNING);
+      throw fail('telecom.disabled');
+    }
     return this.telecom;
+  }
+
+  /** The user's message for an operator failure; a refused key is also the server operator's to fix. */
+  private messageOf(error: TelecomError) {
+    if (error.kind === 'unauthorized') this.warnOnce(UNAUTHORIZED_WARNING);
+    return telecomMessage(error);
+  }
+
+  private asAppError(error: unknown): AppError {
+    if (error instanceof TelecomError) {
+      const { key, params } = this.messageOf(error);
+      return fail(key, params);
+    }
+    throw error;
   }
 
   async syncOne(caller: Caller, deviceId: string): Promise<SyncResult> {
@@ -141,7 +167,7 @@ export class TelecomSyncService {
       };
     } catch (error) {
       if (error instanceof AppError) throw error;
-      throw asAppError(error);
+      throw this.asAppError(error);
     }
   }
 
@@ -157,7 +183,7 @@ export class TelecomSyncService {
       return { telecom: 'removed' };
     } catch (error) {
       if (!(error instanceof TelecomError)) throw error;
-      const { key, params } = telecomMessage(error);
+      const { key, params } = this.messageOf(error);
       return { telecom: 'failed', key, params };
     }
   }

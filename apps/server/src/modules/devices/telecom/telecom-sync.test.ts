@@ -1,6 +1,6 @@
 import { deviceCalls } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { devices } from '../../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { describeEachDb } from '../../../test/db-suites.ts';
@@ -139,8 +139,18 @@ describeEachDb('operator platform sync (%s)', (target) => {
       'The telecom platform could not be reached. Try again later.',
     ]);
     operator.script({ status: 401 });
-    const key = await app.call(syncThirdDevice, { deviceId: 'TEL-NB2' }, { token: w.aHome.token });
-    expect(key.msgKey).toBe('telecom.unauthorized');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const key = await app.call(syncThirdDevice, { deviceId: 'TEL-NB2' }, { token: w.aHome.token });
+      expect([key.msgKey, key.msg]).toEqual([
+        'telecom.unauthorized',
+        'The telecom platform did not accept this platform\u2019s access key. Please contact your platform administrator.',
+      ]);
+      // The key's setting name goes to the server log, not to the provider.
+      expect(warn.mock.calls.map(([message]) => String(message))).toEqual([expect.stringContaining('TELECOM_APP_KEY')]);
+    } finally {
+      warn.mockRestore();
+    }
     // The operator never heard of CT777777: the next sync registers the device for real.
     const ok = await app.call(syncThirdDevice, { deviceId: 'TEL-NB2' }, { token: w.aHome.token });
     expect(ok.status, ok.msg).toBe(200);
@@ -221,15 +231,25 @@ describeEachDb('operator platform not configured (%s)', (target) => {
   afterAll(() => app?.close());
 
   it('answers telecom.disabled and says so on a delete', async () => {
-    for (const res of [
-      await app.call(syncThirdDevice, { deviceId: 'NOTEL-1' }, { token: w.aHome.token }),
-      await app.call(syncAllThirdDevice, {}, { token: w.aHome.token }),
-    ]) {
-      expect([res.status, res.msgKey, res.msg]).toEqual([
-        300,
-        'telecom.disabled',
-        'The telecom platform is not configured on this server (TELECOM_API_URL).',
-      ]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      for (const res of [
+        await app.call(syncThirdDevice, { deviceId: 'NOTEL-1' }, { token: w.aHome.token }),
+        await app.call(syncAllThirdDevice, {}, { token: w.aHome.token }),
+      ]) {
+        expect([res.status, res.msgKey, res.msg]).toEqual([
+          300,
+          'telecom.disabled',
+          'Registration with the telecom operator is not set up on this platform. Please contact your platform administrator.',
+        ]);
+      }
+      const zh = await app.call(syncThirdDevice, { deviceId: 'NOTEL-1' }, { token: w.aHome.token, lang: 'zh-CN' });
+      expect(zh.msg).toBe('本平台尚未开通电信物联网平台注册，请联系平台管理员。');
+      // The provider reads no setting name; the server's operator finds it in the log, once.
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]?.[0]).toContain('TELECOM_API_URL');
+    } finally {
+      warn.mockRestore();
     }
     await app.database.db.update(devices).set({ thirdPartyId: 'CT000042' }).where(eq(devices.deviceId, 'NOTEL-1'));
     const res = await app.call(deleteDevice, { deviceId: 'NOTEL-1' }, { token: w.aHome.token });

@@ -1,0 +1,17 @@
+import type { ConfigProviderProps } from 'antd';
+
+/** Ant Design's own font stack has no CJK face; headless browsers have none either, so the bundled Noto fonts come first. */
+const FONT_FAMILY =
+  "-apple-system, 'Segoe UI', Roboto, 'Noto Sans SC', 'Noto Sans JP', 'Noto Sans KR', 'Helvetica Neue', Arial, sans-serif";
+
+/**
+ * The console-wide Ant Design settings (everything but the locale, which main.tsx loads per language).
+ * `autoInsertSpace: false`: antd would otherwise write a two-character CJK button as „確 認“ / „确 定“.
+ */
+export const CONSOLE_ANTD_CONFIG = {
+  theme: {
+    token: { colorPrimary: '#1f6feb', fontFamily: FONT_FAMILY },
+    components: { Layout: { siderBg: '#001529' } },
+  },
+  button: { autoInsertSpace: false },
+} satisfies ConfigProviderProps;
