@@ -23,7 +23,7 @@ import {
   type CallRequest,
 } from '@vigil/contract';
 import { performance } from 'node:perf_hooks';
-import type { Caller } from '../apps/server/src/http/caller.ts';
+import type { Caller } from '../apps/server/src/core/caller.ts';
 import { uploadForm, workbook } from '../apps/server/src/modules/spreadsheet/sheet-test-support.ts';
 import { makeProvider } from '../apps/server/src/test/fixtures.ts';
 import {

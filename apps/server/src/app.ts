@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { AppError } from './http/app-error.ts';
+import { AppError } from './core/app-error.ts';
 import { registerConsole } from './http/console.ts';
 import { IdempotencyGuard } from './http/idempotency.ts';
 import { Metrics } from './http/metrics.ts';

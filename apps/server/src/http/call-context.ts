@@ -1,6 +1,6 @@
 import type { Language } from '@vigil/contract';
-import type { Caller } from './caller.ts';
-import { AppError } from './app-error.ts';
+import type { Caller } from '../core/caller.ts';
+import { AppError } from '../core/app-error.ts';
 import { Status } from '@vigil/contract';
 
 /** What a handler learns about the request besides its validated input. */

@@ -3,7 +3,7 @@ import { Status } from '@vigil/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/database.ts';
-import { AppError } from './app-error.ts';
+import { AppError } from '../core/app-error.ts';
 import { IdempotencyRepository, type KeyScope } from './idempotency.repository.ts';
 
 /** The request header naming one user action; a retry sends the same value. */

@@ -17,9 +17,9 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, fileTooLarge } from './app-error.ts';
+import { AppError, fileTooLarge } from '../core/app-error.ts';
 import type { CallContext } from './call-context.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../core/caller.ts';
 import { redactedError } from './log-redaction.ts';
 import { refuseControlCharacters } from './text-guard.ts';
 import { idempotencyKeyOf, type IdempotencyGuard } from './idempotency.ts';

@@ -1,5 +1,5 @@
 import { fieldLabel, Status, type Language } from '@vigil/contract';
-import { AppError } from './app-error.ts';
+import { AppError } from '../core/app-error.ts';
 
 /**
  * Control characters other than tab, line feed and carriage return, and UTF-16 surrogates that are

@@ -1,8 +1,8 @@
 import { CREATABLE_ROLES, isPlatformRole, type Role } from '@vigil/contract';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
-import { fail, forbidden, invalid, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller, type ProviderScope } from '../../http/caller.ts';
+import { fail, forbidden, invalid, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller, type ProviderScope } from '../../core/caller.ts';
 import { reachWithin, type ScopeSubject } from '../providers/provider.policy.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { generatePassword, webPasswordProblem } from '../auth/password.policy.ts';

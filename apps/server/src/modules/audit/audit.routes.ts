@@ -1,7 +1,7 @@
 import type { Handlers } from '../../http/register-calls.ts';
 import { callerOf } from '../../http/call-context.ts';
-import { canSeeProvider } from '../../http/caller.ts';
-import { forbidden } from '../../http/app-error.ts';
+import { canSeeProvider } from '../../core/caller.ts';
+import { forbidden } from '../../core/app-error.ts';
 import type { AuditService } from './audit.service.ts';
 
 export const auditHandlers = (audit: AuditService): Pick<Handlers, 'queryAuditLog'> => ({

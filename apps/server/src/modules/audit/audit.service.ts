@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../core/caller.ts';
 import type { AuditQuery, AuditRecord } from './audit.repository.ts';
 import { AuditRepository } from './audit.repository.ts';
 

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CONSTANTS, ROLES_BY_CHANNEL, Status, type LoginFrom, type LoginResult, type Role } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
-import { AppError, fail, invalid } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
+import { AppError, fail, invalid } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { AccountRow } from '../accounts/account.repository.ts';
 import type { AuditService } from '../audit/audit.service.ts';

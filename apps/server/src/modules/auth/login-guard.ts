@@ -1,7 +1,7 @@
 import { CONSTANTS } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { fail } from '../../http/app-error.ts';
+import { fail } from '../../core/app-error.ts';
 import { afterFailure, lockedMinutes, type LockoutState } from './lockout.policy.ts';
 import { LoginFailureRepository } from './login-failure.repository.ts';
 

@@ -1,5 +1,5 @@
 import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../core/app-error.ts';
 import { Status } from '@vigil/contract';
 import type { SettingsService } from '../system/settings.service.ts';
 

@@ -7,7 +7,7 @@ import {
   type SessionInfo,
 } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { AuthOutcome, Authenticator } from '../../http/register-calls.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';

@@ -1,6 +1,6 @@
 import type { MessageKey } from '@vigil/contract';
 import type { Executor, Tx } from '../../db/database.ts';
-import { fail, type AppError } from '../../http/app-error.ts';
+import { fail, type AppError } from '../../core/app-error.ts';
 
 /**
  * Transactions of the caregiver and community modules: run again after a deadlock or a

@@ -7,7 +7,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../core/caller.ts';
 import { oneOf, text } from '../spreadsheet/cells.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import {

@@ -1,5 +1,5 @@
 import { CONSTANTS, type MessageKey, type MessageParams } from '@vigil/contract';
-import { canSeeProvider, type ProviderScope } from '../../http/caller.ts';
+import { canSeeProvider, type ProviderScope } from '../../core/caller.ts';
 import type { ResidentRef } from './caregiver.repository.ts';
 
 /** Pure rules of caregivers: login names, resident links and their limits. */

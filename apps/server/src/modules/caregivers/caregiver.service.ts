@@ -1,9 +1,9 @@
 import type { CaregiverLevel, MessageKey, MessageParams } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { fail, notFound } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
-import { assertVisible, listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import { fail, notFound } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
+import { assertVisible, listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
-import { notFound } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
-import { assertVisible } from '../../http/tenant.ts';
+import { notFound } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
+import { assertVisible } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { transact } from './care-tx.ts';
 import type { CaregiverService } from './caregiver.service.ts';

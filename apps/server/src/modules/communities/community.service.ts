@@ -1,9 +1,9 @@
 import type { CommunityAlarmConfig, CommunityAlarmType, SleepConfig } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { fail, invalid, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
-import { assertVisible, listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import { fail, invalid, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { assertVisible, listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { transact, type ConstraintMessages } from '../caregivers/care-tx.ts';
 import type { CaregiverService } from '../caregivers/caregiver.service.ts';

@@ -2,8 +2,8 @@ import { ALG_MODE_KINDS, SENSOR_INIT_KINDS, type DeviceCommand } from '@vigil/co
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { devices } from '../../db/schema.ts';
-import { fail } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
+import { fail } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { CommandRepository, type CommandRecord } from './command.repository.ts';
 import { visibleDevice } from './device-access.ts';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
-import { fail } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { fail } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { DeviceRecord, DeviceRepository } from './device.repository.ts';
 
 /**

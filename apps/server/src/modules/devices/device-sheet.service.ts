@@ -1,6 +1,6 @@
 import { DEVICE_TYPES, type BinaryBody, type DeviceRow, type Language, type UploadedFile } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../core/caller.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import {
   presentValues,

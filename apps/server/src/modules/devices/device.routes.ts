@@ -1,5 +1,5 @@
 import { Status, translate, type Language } from '@vigil/contract';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../core/app-error.ts';
 import { callerOf } from '../../http/call-context.ts';
 import type { Handlers } from '../../http/register-calls.ts';
 import type { DeviceServices } from './devices.module.ts';

@@ -11,9 +11,9 @@ import {
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { AppError, fail, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
-import { listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import { AppError, fail, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import type { CommandService } from './command.service.ts';

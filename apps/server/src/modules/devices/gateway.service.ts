@@ -1,8 +1,8 @@
 import { DEVICE_TYPES } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { fail, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
+import { fail, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import type { CommandService } from './command.service.ts';

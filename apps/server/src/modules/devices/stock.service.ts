@@ -1,9 +1,9 @@
 import { DeviceStockRowInputSchema, isPlatformRole } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { fail, forbidden } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
-import { scopeIds } from '../../http/tenant.ts';
+import { fail, forbidden } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
+import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { typeOf } from './device.policy.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';

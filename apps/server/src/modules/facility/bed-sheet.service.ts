@@ -8,8 +8,8 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../http/app-error.ts';
-import { targetProvider } from '../../http/tenant.ts';
+import { AppError } from '../../core/app-error.ts';
+import { targetProvider } from '../../core/tenant.ts';
 import { oneOf, text } from '../spreadsheet/cells.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import {

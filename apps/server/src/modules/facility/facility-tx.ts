@@ -1,6 +1,6 @@
 import type { MessageKey, MessageParams } from '@vigil/contract';
 import type { Executor, Tx } from '../../db/database.ts';
-import { fail, type AppError } from '../../http/app-error.ts';
+import { fail, type AppError } from '../../core/app-error.ts';
 
 /**
  * Transactions of the facility module: retry on lock races, and database constraint errors

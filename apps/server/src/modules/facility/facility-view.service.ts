@@ -1,8 +1,8 @@
 import { BED_DEVICE_TYPES, MATTRESSES, type Bunk, type CallResult, type getBunkConfiguration } from '@vigil/contract';
 import type { Db, Executor } from '../../db/database.ts';
-import { notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
-import { listScope, scopeIds } from '../../http/tenant.ts';
+import { notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { listScope, scopeIds } from '../../core/tenant.ts';
 import { FacilityQueryRepository, type BedFilter, type Counts } from './facility-query.repository.ts';
 import { addCounts, countsOf, mattressOf, toArea, toBunk, toRoom, withFree } from './facility.present.ts';
 import { bedPathKey } from './facility.policy.ts';

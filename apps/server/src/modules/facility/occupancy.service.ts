@@ -1,9 +1,9 @@
 import { CONFIRM_MOVE_KEY, DEFAULT_LANGUAGE, Status, translate, type Language, type MessageKey } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import { AppError, fail, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
-import { scopeIds } from '../../http/tenant.ts';
+import { AppError, fail, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { FacilityQueryRepository, type BedView } from './facility-query.repository.ts';
 import { Replan, transact, type ConstraintMessages } from './facility-tx.ts';

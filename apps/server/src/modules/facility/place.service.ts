@@ -1,9 +1,9 @@
 import { PLACE_NAME_MAX, Status, type Bunk, type Mattress } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import { AppError, fail, notFound } from '../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../http/caller.ts';
-import { targetProvider } from '../../http/tenant.ts';
+import { AppError, fail, notFound } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { FacilityViewService } from './facility-view.service.ts';
 import { transact } from './facility-tx.ts';

@@ -1,5 +1,5 @@
 import { isPlatformRole, type Role } from '@vigil/contract';
-import type { ProviderScope } from '../../http/caller.ts';
+import type { ProviderScope } from '../../core/caller.ts';
 
 export interface ScopeSubject {
   role: Role;

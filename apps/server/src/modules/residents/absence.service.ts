@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
-import { fail, invalid } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
+import { fail, invalid } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { AbsenceRepository } from './absence.repository.ts';
 import { absenceTimesProblem } from './resident.policy.ts';

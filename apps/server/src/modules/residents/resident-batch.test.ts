@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { emergencyContacts, residentCaregivers, residents } from '../../db/schema.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../core/caller.ts';
 import { makeProvider } from '../../test/fixtures.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';

@@ -11,7 +11,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
-import { targetProvider } from '../../http/tenant.ts';
+import { targetProvider } from '../../core/tenant.ts';
 import type { CommunityService } from '../communities/community.service.ts';
 import type { FacilityViewService } from '../facility/facility-view.service.ts';
 import { bedPathKey } from '../facility/facility.policy.ts';

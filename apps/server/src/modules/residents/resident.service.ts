@@ -9,9 +9,9 @@ import {
 } from '@vigil/contract';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError, fail, invalid } from '../../http/app-error.ts';
-import type { Caller } from '../../http/caller.ts';
-import { listScope, scopeIds, targetProvider } from '../../http/tenant.ts';
+import { AppError, fail, invalid } from '../../core/app-error.ts';
+import type { Caller } from '../../core/caller.ts';
+import { listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { AbsenceService } from './absence.service.ts';
 import { ResidentQueryRepository } from './resident-query.repository.ts';

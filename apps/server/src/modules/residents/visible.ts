@@ -1,5 +1,5 @@
-import type { Caller } from '../../http/caller.ts';
-import { assertVisible } from '../../http/tenant.ts';
+import type { Caller } from '../../core/caller.ts';
+import { assertVisible } from '../../core/tenant.ts';
 
 /** The row when the caller sees its provider; otherwise not_found, exactly like a missing row. */
 export const visible = <T extends { providerId: number }>(caller: Caller, row: T | undefined): T => {

@@ -1,5 +1,5 @@
 import { CONSTANTS } from '@vigil/contract';
-import { invalid } from '../../http/app-error.ts';
+import { invalid } from '../../core/app-error.ts';
 
 /** An export reads at most as many rows as an import takes, so every export can be imported again. */
 export const EXPORT_PAGE = { pageNum: 1, pageSize: CONSTANTS.spreadsheetImport.maxRows + 1 } as const;

@@ -1,5 +1,5 @@
 import { Status, translate, type Language, type MessageKey, type MessageParams } from '@vigil/contract';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../core/app-error.ts';
 import type { RowProblem } from './table-parser.ts';
 
 /** The refusal of an import: every problem travels in `data.problems`; nothing was written. */

@@ -10,7 +10,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { z } from 'zod';
-import { invalid } from '../../http/app-error.ts';
+import { invalid } from '../../core/app-error.ts';
 import { refuseImport } from './import-outcome.ts';
 import { readFirstSheet } from './sheet-reader.ts';
 import { writeWorkbook, type SheetCell } from './sheet-writer.ts';

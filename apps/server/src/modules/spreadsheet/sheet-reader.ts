@@ -1,6 +1,6 @@
 import { CONSTANTS, type UploadedFile } from '@vigil/contract';
 import * as XLSX from '@e965/xlsx';
-import { invalid } from '../../http/app-error.ts';
+import { invalid } from '../../core/app-error.ts';
 import { inflatedEntries, inspectZip } from './zip-guard.ts';
 
 /** One sheet's cells as trimmed text, header row first; dates as YYYY-MM-DD. */

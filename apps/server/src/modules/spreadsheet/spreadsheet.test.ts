@@ -1,7 +1,7 @@
 import { zipWith } from './sheet-test-support.ts';
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../core/app-error.ts';
 import { date, gender, integer, oneOf, text } from './cells.ts';
 import { duplicatesWithin, refuseImport } from './import-outcome.ts';
 import { readFirstSheet } from './sheet-reader.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { providers } from '../../db/schema.ts';
-import { invalid } from '../../http/app-error.ts';
+import { invalid } from '../../core/app-error.ts';
 import { FileRepository } from './file.repository.ts';
 
 const files = new FileRepository();

@@ -1,9 +1,9 @@
 import type { MessageKey, MessageParams } from '@vigil/contract';
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/database.ts';
-import { AppError, fail, notFound } from '../../../http/app-error.ts';
-import { canSeeProvider, type Caller } from '../../../http/caller.ts';
-import { listScope, scopeIds } from '../../../http/tenant.ts';
+import { AppError, fail, notFound } from '../../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../../core/caller.ts';
+import { listScope, scopeIds } from '../../../core/tenant.ts';
 import { visibleDevice } from '../device-access.ts';
 import { telecomImei } from '../device.policy.ts';
 import { DeviceRepository, type DeviceRecord } from '../device.repository.ts';
