@@ -1,8 +1,17 @@
 import type { Db, Executor } from '../../db/database.ts';
 import type { Clock } from '../../clock.ts';
+import { accountActor, auditActorOf, type Actor } from '../../core/actor.ts';
 import type { Caller } from '../../core/caller.ts';
 import type { AuditQuery, AuditRecord } from './audit.repository.ts';
 import { AuditRepository } from './audit.repository.ts';
+
+/** What an audit entry is about; `providerId` defaults to the actor's own provider. */
+export interface AuditTarget {
+  type: string;
+  id: string | number;
+  providerId?: number | null;
+  detail?: Record<string, unknown>;
+}
 
 /** Who did what, when and from where: logins, logouts, password, provider and account changes. */
 export class AuditService {
@@ -17,27 +26,27 @@ export class AuditService {
     await this.repo.insert(tx, record, this.clock.now());
   }
 
-  /** Shorthand for an action by a signed-in caller. */
-  async byCaller(
-    caller: Caller,
-    ip: string,
-    action: string,
-    target: { type: string; id: string | number; providerId?: number | null; detail?: Record<string, unknown> },
-    tx?: Executor,
-  ): Promise<void> {
+  /** An action by an account or by the platform itself (`systemActor`: ingest, schedulers …). */
+  async by(actor: Actor, action: string, target: AuditTarget, tx?: Executor): Promise<void> {
+    const who = auditActorOf(actor);
     await this.record(
       {
-        actorId: caller.accountId,
-        actorName: caller.userName,
-        providerId: target.providerId === undefined ? caller.providerId : target.providerId,
+        actorId: who.actorId,
+        actorName: who.actorName,
+        providerId: target.providerId === undefined ? who.providerId : target.providerId,
         action,
         targetType: target.type,
         targetId: target.id,
         detail: target.detail,
-        ip,
+        ip: who.ip,
       },
       tx,
     );
+  }
+
+  /** Shorthand for an action by a signed-in caller. */
+  byCaller(caller: Caller, ip: string, action: string, target: AuditTarget, tx?: Executor): Promise<void> {
+    return this.by(accountActor(caller, ip), action, target, tx);
   }
 
   page(q: AuditQuery) {

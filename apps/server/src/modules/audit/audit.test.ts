@@ -1,5 +1,6 @@
 import { insertProvider, operateAccount, operateProvider, queryAuditLog } from '@vigil/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { systemActor } from '../../core/actor.ts';
 import { makeAccount, makeProvider } from '../../test/fixtures.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
@@ -69,6 +70,26 @@ describeEachDb('audit log (%s)', (target) => {
     ]);
     expect(disabled.every((e) => e.ip === '127.0.0.1' && e.userId !== null)).toBe(true);
     expect((await entries(admin, { action: 'provider.enable' })).map((e) => e.targetId)).toEqual([String(c1.id)]);
+  });
+
+  it('records what the platform does on its own under a system actor, shown to the provider concerned', async () => {
+    await app.services.audit.by(systemActor('ingest'), 'device.offline', {
+      type: 'device',
+      id: 'SM-AUDIT-1',
+      providerId: c1.id,
+      detail: { missedIntervals: 3 },
+    });
+    const [entry] = await entries(admin, { action: 'device.offline' });
+    expect(entry).toMatchObject({
+      userId: null,
+      userName: 'system:ingest',
+      providerId: c1.id,
+      targetType: 'device',
+      targetId: 'SM-AUDIT-1',
+      detail: { missedIntervals: 3 },
+    });
+    expect(entry?.ip ?? null).toBeNull();
+    expect((await entries(c1Token, { action: 'device.offline' })).map((e) => e.targetId)).toEqual(['SM-AUDIT-1']);
   });
 
   it('records account creation and disabling', async () => {
