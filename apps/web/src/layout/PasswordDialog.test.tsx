@@ -1,30 +1,43 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { SessionInfo } from '@vigil/contract/browser';
+import { adminUpdatePassword, type SessionInfo } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { englishI18n, inTestShell } from '../test/render.tsx';
-
-/** The server's answer to the password change; the test sets it. */
-const answers = vi.hoisted(() => ({ update: {} as Record<string, unknown> }));
-const fetchMock = vi.hoisted(() => {
-  const mock = vi.fn(async (url: string, _init?: RequestInit) => {
-    const body = url.includes('/admin/updatePassword') ? answers.update : { status: 200, msg: 'ok', data: null };
-    return new Response(JSON.stringify(body), { status: 200 });
-  });
-  globalThis.fetch = mock as unknown as typeof fetch;
-  return mock;
-});
-vi.mock('../shared/api/rsa.ts', () => ({ encryptPassword: (password: string) => Promise.resolve(password) }));
-
 import { sessionStore } from '../shared/session/session-store.ts';
+import { checkFakeAnswer } from '../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../test/render.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { PlatformNameDialog } from './PlatformNameDialog.tsx';
+
+vi.mock('../shared/api/rsa.ts', () => ({ encryptPassword: (password: string) => Promise.resolve(password) }));
+
+interface Envelope {
+  status: number;
+  msg: string;
+  msgKey?: string;
+  field?: string;
+  data: unknown;
+}
+/** The server's answer to the password change; the test sets it. */
+const answers: { update: Envelope } = { update: { status: 200, msg: 'ok', data: null } };
+
+// The API client looks fetch up at each call, so replacing it here is enough.
+const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  if (path === adminUpdatePassword.path) {
+    // A fake answers only what the real server may: checked against the contract's call.
+    checkFakeAnswer(path, answers.update);
+    return new Response(JSON.stringify(answers.update), { status: 200 });
+  }
+  return new Response(JSON.stringify({ status: 200, msg: 'ok', data: null }), { status: 200 });
+});
+globalThis.fetch = fetchMock as unknown as typeof fetch;
 
 let i18n: I18n;
 beforeAll(async () => {
   i18n = await englishI18n();
 });
 afterEach(() => {
+  answers.update = { status: 200, msg: 'ok', data: null };
   sessionStore.reset();
   fetchMock.mockClear();
 });

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { takeFakeViolations } from './contract-fakes.ts';
+
+// antd's enter motions (form messages, dialogs) take several timer ticks; on a shared 2-core
+// machine under load one second is not always enough for them to appear.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks these browser APIs that Ant Design relies on.
 Object.defineProperty(window, 'matchMedia', {

@@ -1,45 +1,45 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { queryAccountList, type Account, type EndpointResult, type SessionInfo } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
-import type { SessionInfo } from '@vigil/contract/browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const fetchMock = vi.hoisted(() => {
-  const mock = vi.fn(async (url: string, _init?: RequestInit) => {
-    const data = url.includes('/account/queryAccountList')
-      ? {
-          rows: [
-            {
-              id: 11,
-              userName: 'carer0001',
-              nickName: 'Anna Worker',
-              role: 'SOCIAL_WORKER',
-              providerId: 7,
-              providerName: 'Sunrise Care',
-              permissionType: 0,
-              providerIds: [],
-              enabled: true,
-              remark: null,
-              lastLoginTime: '2026-02-01 08:00:00',
-              createTime: '2026-01-01 10:00:00',
-            },
-          ],
-          // Enough for three pages, so a filter can be seen to go back to page 1.
-          total: 25,
-          pageNum: 1,
-          pageSize: 10,
-        }
-      : null;
-    return new Response(JSON.stringify({ status: 200, msg: 'ok', data }), { status: 200 });
-  });
-  globalThis.fetch = mock as unknown as typeof fetch;
-  return mock;
-});
-
 import { sessionStore } from '../../shared/session/session-store.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
 import AccountManagePage from './AccountManagePage.tsx';
+
+const worker: Account = {
+  id: 11,
+  userName: 'carer0001',
+  nickName: 'Anna Worker',
+  role: 'SOCIAL_WORKER',
+  providerId: 7,
+  providerName: 'Sunrise Care',
+  permissionType: 0,
+  providerIds: [],
+  enabled: true,
+  remark: null,
+  lastLoginTime: '2026-02-01T08:00:00.000Z',
+  createTime: '2026-01-01T10:00:00.000Z',
+  lockedUntil: null,
+};
+const accountList: EndpointResult<typeof queryAccountList> = {
+  rows: [worker],
+  // Enough for three pages, so a filter can be seen to go back to page 1.
+  total: 25,
+  pageNum: 1,
+  pageSize: 10,
+};
+
+// The API client looks fetch up at each call, so replacing it here is enough.
+const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const envelope = { status: 200, msg: 'ok', data: path === queryAccountList.path ? accountList : null };
+  // A fake answers only what the real server may (the catch-all null answer is not checked).
+  if (path === queryAccountList.path) checkFakeAnswer(path, envelope);
+  return new Response(JSON.stringify(envelope), { status: 200 });
+});
+globalThis.fetch = fetchMock as unknown as typeof fetch;
 
 let i18n: I18n;
 beforeAll(async () => {

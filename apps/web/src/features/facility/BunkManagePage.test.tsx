@@ -1,5 +1,14 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { SessionInfo } from '@vigil/contract/browser';
+import {
+  bunkList,
+  bunkSummary,
+  getAreaWithRoomList,
+  getDeviceList,
+  queryProviderList,
+  residentList,
+  type EndpointResult,
+  type SessionInfo,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
@@ -13,6 +22,9 @@ const net = vi.hoisted(() => {
 
 import { sessionStore } from '../../shared/session/session-store.ts';
 import BunkManagePage from './BunkManagePage.tsx';
+import { device, providerRow } from '../devices/test-server.ts';
+import { okFor } from '../../test/typed-answers.ts';
+import { checkedRoutes } from './checked-routes.ts';
 import { choose, fakeServer, fieldErrors, ok, refuse, type Handler } from './test-kit.ts';
 
 // antd in jsdom is slow on a busy machine; give async queries room.
@@ -20,7 +32,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 const counts = { bedCount: 2, occupiedCount: 1, deviceCount: 1, freeCount: 1 };
 const empty = { bedCount: 0, occupiedCount: 0, deviceCount: 0, freeCount: 0 };
-const TREE = [
+const TREE: EndpointResult<typeof getAreaWithRoomList> = [
   {
     id: 1,
     name: 'Building A',
@@ -46,7 +58,8 @@ const TREE = [
   },
   { id: 2, name: 'Building B', sort: 1, providerId: 2, providerName: 'Sunrise Home', ...empty, floors: [] },
 ];
-const bed = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+type Bed = EndpointResult<typeof bunkList>['rows'][number];
+const bed = (id: number, name: string, extra: Partial<Bed> = {}): Bed => ({
   id,
   providerId: 2,
   providerName: 'Sunrise Home',
@@ -75,38 +88,43 @@ const BEDS = [
 
 /** The answers every test starts from; a test replaces the ones it needs. */
 const baseRoutes = (): Record<string, Handler> => ({
-  '/area/getAreaWithRoomList': () => ok(TREE),
+  '/area/getAreaWithRoomList': () => okFor(getAreaWithRoomList, TREE),
   '/bunkManagement/bunkSummary': () =>
-    ok({ total: 2, occupied: 1, free: 1, withDevice: 1, withoutDevice: 1, areas: [] }),
+    okFor(bunkSummary, { total: 2, occupied: 1, free: 1, withDevice: 1, withoutDevice: 1, areas: [] }),
   // Enough beds for three pages, so paging and its reset can be seen.
-  '/bunkManagement/bunkList': (body) => ok({ rows: BEDS, total: 25, pageNum: body.pageNum, pageSize: 10 }),
+  '/bunkManagement/bunkList': (body) =>
+    okFor(bunkList, { rows: BEDS, total: 25, pageNum: Number(body.pageNum), pageSize: 10 }),
   '/device/getDeviceList': (body) =>
-    ok({
+    okFor(getDeviceList, {
       rows:
         body.kind === 'sleep'
           ? [
-              {
+              device({
+                id: 2,
                 deviceId: 'SLEEP-0002',
+                deviceType: 49,
                 model: 'BM8701-2',
+                name: null,
+                providerId: 2,
+                providerName: 'Sunrise Home',
                 bunkId: 20,
                 bunkName: '1',
                 roomName: '201',
                 floorName: '2F',
                 areaName: 'Building B',
-              },
+                userId: null,
+                userName: null,
+              }),
             ]
           : [],
       total: 1,
       pageNum: 1,
       pageSize: 20,
     }),
-  '/userManagement/userList': () => ok({ rows: [], total: 0, pageNum: 1, pageSize: 20 }),
+  '/userManagement/userList': () => okFor(residentList, { rows: [], total: 0, pageNum: 1, pageSize: 20 }),
   '/provider/queryProviderList': () =>
-    ok({
-      rows: [
-        { id: 2, name: 'Sunrise Home' },
-        { id: 9, name: 'Oak Care' },
-      ],
+    okFor(queryProviderList, {
+      rows: [providerRow({ id: 2, name: 'Sunrise Home' }), providerRow({ id: 9, name: 'Oak Care' })],
       total: 2,
       pageNum: 1,
       pageSize: 1000,
@@ -116,7 +134,7 @@ const baseRoutes = (): Record<string, Handler> => ({
 let i18n: I18n;
 let server: ReturnType<typeof fakeServer>;
 const serve = (routes: Record<string, Handler> = {}) => {
-  server = fakeServer({ ...baseRoutes(), ...routes });
+  server = fakeServer(checkedRoutes({ ...baseRoutes(), ...routes }));
   net.impl = server.fetch;
 };
 beforeAll(async () => {

@@ -1,9 +1,19 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import type { LoginResult, Role } from '@vigil/contract/browser';
+import {
+  adminLogin,
+  adminPublicKey,
+  adminSso,
+  type EndpointResult,
+  type LoginResult,
+  type Role,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { Route, Routes, useLocation } from 'react-router';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../../shared/session/session-store.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { LoginPage } from './LoginPage.tsx';
 
 /** What the faked server answers; each test sets what it needs. */
 interface FakeServer {
@@ -12,50 +22,50 @@ interface FakeServer {
   login: { role: Role } | { status: number; msg: string; msgKey: string };
 }
 
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const server = vi.hoisted(() => {
-  const state: FakeServer = { publicKeyPem: '', login: { role: 'SENIOR_ROLE' } };
-  const envelope = (data: unknown, status = 200, msg = 'ok', msgKey?: string) =>
-    new Response(JSON.stringify({ status, msg, msgKey, data }), { status: 200 });
-  const loginResult = (role: Role): LoginResult => ({
-    token: 'token-1',
-    key: 'socket-key',
-    permissionType: 0,
-    voiceFlag: false,
-    role,
-    providerRole: null,
-    uploadDataFlag: false,
-    menuList: [],
-    landingPath: '/realMonitor/index',
-    userId: 5,
-    userName: 'carehome01',
-    name: 'Care Home',
-    domain: null,
-    providerId: null,
-    providerName: null,
-    providerList: [],
-    currentProvider: null,
-    mustChangePassword: false,
-  });
-  const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
-    if (url.includes('/admin/publicKey')) {
-      return envelope({ publicKey: state.publicKeyPem, algorithm: 'RSA-OAEP-256' });
-    }
-    if (url.includes('/admin/login') || url.includes('/admin/sso')) {
-      const answer = state.login;
-      return 'role' in answer
-        ? envelope(loginResult(answer.role))
-        : envelope(null, answer.status, answer.msg, answer.msgKey);
-    }
-    return envelope(null);
-  });
-  globalThis.fetch = fetchMock as unknown as typeof fetch;
-  return { state, fetchMock };
+const server: { state: FakeServer } = { state: { publicKeyPem: '', login: { role: 'SENIOR_ROLE' } } };
+const loginResult = (role: Role): LoginResult => ({
+  token: 'token-1',
+  key: 'socket-key',
+  permissionType: 0,
+  voiceFlag: false,
+  role,
+  providerRole: null,
+  uploadDataFlag: false,
+  menuList: [],
+  landingPath: '/realMonitor/index',
+  userId: 5,
+  userName: 'carehome01',
+  name: 'Care Home',
+  domain: null,
+  providerId: null,
+  providerName: null,
+  providerList: [],
+  currentProvider: null,
+  mustChangePassword: false,
 });
-const { fetchMock } = server;
+const publicKey = (): EndpointResult<typeof adminPublicKey> => ({
+  publicKey: server.state.publicKeyPem,
+  algorithm: 'RSA-OAEP-256',
+});
 
-import { sessionStore } from '../../shared/session/session-store.ts';
-import { LoginPage } from './LoginPage.tsx';
+// The API client looks fetch up at each call, so replacing it here is enough.
+const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const envelope = (data: unknown, status = 200, msg = 'ok', msgKey?: string) => {
+    // A fake answers only what the real server may: checked against the contract's call.
+    checkFakeAnswer(path, { status, msgKey, data });
+    return new Response(JSON.stringify({ status, msg, msgKey, data }), { status: 200 });
+  };
+  if (path === adminPublicKey.path) return envelope(publicKey());
+  if (path === adminLogin.path || path === adminSso.path) {
+    const answer = server.state.login;
+    return 'role' in answer
+      ? envelope(loginResult(answer.role))
+      : envelope(null, answer.status, answer.msg, answer.msgKey);
+  }
+  return new Response(JSON.stringify({ status: 200, msg: 'ok', data: null }), { status: 200 });
+});
+globalThis.fetch = fetchMock as unknown as typeof fetch;
 
 let i18n: I18n;
 let privateKey: CryptoKey;

@@ -1,47 +1,41 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { SessionInfo } from '@vigil/contract/browser';
+import { queryProviderList, type EndpointResult, type SessionInfo } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const fetchMock = vi.hoisted(() => {
-  const mock = vi.fn(async (url: string, _init?: RequestInit) => {
-    const data = url.includes('/provider/queryProviderList')
-      ? {
-          rows: [
-            {
-              id: 7,
-              name: 'Sunrise Care',
-              number: 'SR-1',
-              domain: 'sunrise',
-              userName: 'sunrise01',
-              providerClass: 1,
-              parentId: null,
-              parentName: null,
-              logoUrl: null,
-              platformName: null,
-              enabled: true,
-              remark: null,
-              createTime: '2026-11-23T22:58:02.772Z',
-            },
-          ],
-          // Enough for three pages, so a filter can be seen to go back to page 1.
-          total: 25,
-          pageNum: 1,
-          pageSize: 10,
-        }
-      : null;
-    return new Response(JSON.stringify({ status: 200, msg: 'ok', data }), { status: 200 });
-  });
-  globalThis.fetch = mock as unknown as typeof fetch;
-  return mock;
-});
-
 import { sessionStore } from '../../shared/session/session-store.ts';
-import ProviderManagePage from './ProviderManagePage.tsx';
 import { formatDateTime } from '../../shared/ui/datetime.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { providerRow } from '../devices/test-server.ts';
+import ProviderManagePage from './ProviderManagePage.tsx';
+
+const providerList: EndpointResult<typeof queryProviderList> = {
+  rows: [
+    providerRow({
+      id: 7,
+      name: 'Sunrise Care',
+      number: 'SR-1',
+      domain: 'sunrise',
+      userName: 'sunrise01',
+      createTime: '2026-11-23T22:58:02.772Z',
+    }),
+  ],
+  // Enough for three pages, so a filter can be seen to go back to page 1.
+  total: 25,
+  pageNum: 1,
+  pageSize: 10,
+};
+
+// The API client looks fetch up at each call, so replacing it here is enough.
+const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const envelope = { status: 200, msg: 'ok', data: path === queryProviderList.path ? providerList : null };
+  // A fake answers only what the real server may (the catch-all null answer is not checked).
+  if (path === queryProviderList.path) checkFakeAnswer(path, envelope);
+  return new Response(JSON.stringify(envelope), { status: 200 });
+});
+globalThis.fetch = fetchMock as unknown as typeof fetch;
 
 let i18n: I18n;
 beforeAll(async () => {

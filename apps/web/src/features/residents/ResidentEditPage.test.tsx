@@ -1,19 +1,32 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  getResident,
+  insertResident,
+  queryCommunityList,
+  queryNursingList,
+  type EndpointResult,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { useEffect } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { okFor, pageOf } from '../../test/typed-answers.ts';
+import { caregiverRow } from '../caregivers/test-support.ts';
+import ResidentEditPage from './ResidentEditPage.tsx';
+import { EDIT_PATH, LIST_PATH, type ReturnState } from './resident-model.ts';
+import { ok, refused, residentDetail, type Envelope } from './test-fixtures.ts';
 
 interface Sent {
   path: string;
   query: URLSearchParams;
   body: Record<string, unknown> | null;
 }
-type Answer = (sent: Sent) => unknown;
+type Answer = (sent: Sent) => Envelope;
 
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const server = vi.hoisted(() => {
+// The API client looks fetch up at each call, so replacing it here is enough.
+const server = (() => {
   const answers = new Map<string, Answer>();
   const sent: Sent[] = [];
   const mock = vi.fn(async (input: string, init?: RequestInit) => {
@@ -23,15 +36,30 @@ const server = vi.hoisted(() => {
     sent.push(request);
     const answer = answers.get(url.pathname);
     const envelope = answer ? answer(request) : { status: 200, msg: 'ok', data: null };
+    // A fake answers only what the real server may: typed against the contract, not a copy of it.
+    if (answer) checkFakeAnswer(url.pathname, envelope);
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
   globalThis.fetch = mock as unknown as typeof fetch;
   return { answers, sent, mock };
-});
+})();
 
-import ResidentEditPage from './ResidentEditPage.tsx';
-import { EDIT_PATH, LIST_PATH, type ReturnState } from './resident-model.ts';
-import { ok, page, refused, residentDetail } from './test-fixtures.ts';
+/** Caregivers and communities of the resident's provider, as the pickers load them. */
+const carer = (id: number, name: string, phone: string) =>
+  caregiverRow({ id, providerId: 2, providerName: 'Sunrise East', name, phone, residents: [] });
+const riverside: EndpointResult<typeof queryCommunityList>['rows'][number] = {
+  id: 8,
+  providerId: 2,
+  providerName: 'Sunrise East',
+  name: 'Riverside',
+  address: null,
+  contact: null,
+  phone: null,
+  remark: null,
+  residentCount: 1,
+  alarmConfig: null,
+  createTime: '2026-01-01T02:00:00.000Z',
+};
 
 const INSERT = '/insertUser';
 const UPDATE = '/updateUser';
@@ -69,14 +97,9 @@ const FromList = ({ to }: { to: string }) => {
 /** Renders the page at `to`, coming from the list; answers a test sets before this call are kept. */
 const show = (to: string) => {
   server.answers.set('/nursing/queryNursingList', () =>
-    ok(
-      page([
-        { id: 5, name: 'Li Mei', phone: '13800138001' },
-        { id: 6, name: 'Wang Fang', phone: '13800138002' },
-      ]),
-    ),
+    okFor(queryNursingList, pageOf([carer(5, 'Li Mei', '13800138001'), carer(6, 'Wang Fang', '13800138002')])),
   );
-  server.answers.set('/community/queryCommunityList', () => ok(page([{ id: 8, name: 'Riverside' }])));
+  server.answers.set('/community/queryCommunityList', () => okFor(queryCommunityList, pageOf([riverside])));
   render(
     inTestShell(
       i18n,
@@ -141,7 +164,7 @@ describe('ResidentEditPage', () => {
   it('asks before registering a second resident of the same name, then resends confirmed and returns to the list', async () => {
     server.answers.set(INSERT, (s) =>
       s.body?.confirm
-        ? ok({ id: 40 })
+        ? okFor(insertResident, { id: 40 })
         : refused(300, 'A resident named Chen Jianguo already exists.', 'resident.sameName', { existingIds: [1] }),
     );
     show(EDIT_PATH);
@@ -191,7 +214,8 @@ describe('ResidentEditPage', () => {
   it("edits a resident: loads ?id, keeps contact ids, sends updateUser, shows the server's refusal and keeps the input", async () => {
     server.answers.set('/getUserMessageById', (s) => {
       expect(s.query.get('id')).toBe('5');
-      return ok(
+      return okFor(
+        getResident,
         residentDetail({
           id: 5,
           name: 'Liu Xiuying',
@@ -207,6 +231,7 @@ describe('ResidentEditPage', () => {
           contacts: [{ id: 77, name: 'Liu Jr', phone: '13900001001', relation: 'child' }],
           carers: [{ id: 6, name: 'Wang Fang' }],
           communityId: 8,
+          communityName: 'Riverside',
         }),
       );
     });

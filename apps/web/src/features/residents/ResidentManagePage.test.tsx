@@ -1,7 +1,23 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  deleteResident,
+  getAreaWithRoomList,
+  getBunkConfiguration,
+  getResident,
+  residentList,
+  residentSummary,
+  startAbsence,
+  userCheckIn,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { okFor, pageOf } from '../../test/typed-answers.ts';
+import { formatTime } from './format.ts';
+import type { ResidentRow } from './resident-model.ts';
+import ResidentManagePage from './ResidentManagePage.tsx';
+import { refused, residentDetail, residentRow, type Envelope } from './test-fixtures.ts';
 
 /** A request the screen made: path, query and JSON body. */
 interface Sent {
@@ -9,10 +25,10 @@ interface Sent {
   query: URLSearchParams;
   body: Record<string, unknown> | null;
 }
-type Answer = (sent: Sent) => unknown;
+type Answer = (sent: Sent) => Envelope | Response;
 
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const server = vi.hoisted(() => {
+// The API client looks fetch up at each call, so replacing it here is enough.
+const server = (() => {
   const answers = new Map<string, Answer>();
   const sent: Sent[] = [];
   const mock = vi.fn(async (input: string, init?: RequestInit) => {
@@ -23,15 +39,13 @@ const server = vi.hoisted(() => {
     const answer = answers.get(url.pathname);
     const envelope = answer ? answer(request) : { status: 200, msg: 'ok', data: null };
     if (envelope instanceof Response) return envelope;
+    // A fake answers only what the real server may: typed against the contract, not a copy of it.
+    if (answer) checkFakeAnswer(url.pathname, envelope);
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'Content-Type': 'application/json' } });
   });
   globalThis.fetch = mock as unknown as typeof fetch;
   return { answers, sent, mock };
-});
-
-import { formatTime } from './format.ts';
-import ResidentManagePage from './ResidentManagePage.tsx';
-import { ok, page, refused, residentRow } from './test-fixtures.ts';
+})();
 
 const LIST = '/userManagement/userList';
 const registered = residentRow({ id: 1, name: 'Ma Jun', state: 'registered' });
@@ -59,11 +73,11 @@ const checkedOut = residentRow({
   checkedOutAt: '2026-02-10T08:30:00.000Z',
 });
 
-const defaults = (rows: unknown[]) => {
+const defaults = (rows: ResidentRow[]) => {
   server.answers.clear();
-  server.answers.set(LIST, () => ok(page(rows, 25)));
+  server.answers.set(LIST, () => okFor(residentList, pageOf(rows, 25)));
   server.answers.set('/userManagement/userSummary', () =>
-    ok({
+    okFor(residentSummary, {
       total: 25,
       byState: { registered: 9, checkedIn: 12, checkedOut: 3, loggedOff: 1 },
       priority: 4,
@@ -72,7 +86,7 @@ const defaults = (rows: unknown[]) => {
       away: 2,
     }),
   );
-  server.answers.set('/area/getAreaWithRoomList', () => ok([]));
+  server.answers.set('/area/getAreaWithRoomList', () => okFor(getAreaWithRoomList, []));
 };
 
 // antd screens render slowly in jsdom; on a busy machine a test may need more than the default 30 s.
@@ -90,7 +104,7 @@ afterEach(() => {
 });
 
 /** Renders the list at `path`; fewer rows make the slower jsdom tests quicker. */
-const show = (path = '/people-manage/userManage', rows: unknown[] = [registered, checkedIn, away, checkedOut]) => {
+const show = (path = '/people-manage/userManage', rows: ResidentRow[] = [registered, checkedIn, away, checkedOut]) => {
   defaults(rows);
   render(inTestShell(i18n, <ResidentManagePage />, path));
 };
@@ -223,7 +237,7 @@ describe('ResidentManagePage', () => {
   it('deletes a registered resident and logs off a checked-out one with the same call', async () => {
     show();
     server.answers.set('/userManagement/deleteById', (s) =>
-      ok({ outcome: s.query.get('id') === '1' ? 'deleted' : 'loggedOff' }),
+      okFor(deleteResident, { outcome: s.query.get('id') === '1' ? 'deleted' : 'loggedOff' }),
     );
     fireEvent.click(within(await rowOf('Ma Jun')).getByText('Delete'));
     await pressOk();
@@ -256,9 +270,17 @@ describe('ResidentManagePage', () => {
 
   it('starts a temporary absence with a reason', async () => {
     show();
-    server.answers.set('/getUserMessageById', () => ok({ ...checkedIn, absence: null, contacts: [] }));
+    server.answers.set('/getUserMessageById', () =>
+      okFor(getResident, residentDetail({ ...checkedIn, absence: null, contacts: [] })),
+    );
     server.answers.set('/user/transient/post', () =>
-      ok({ id: 1, startTime: '2026-01-06T02:00:00.000Z', endTime: null, reason: 'Hospital', active: true }),
+      okFor(startAbsence, {
+        id: 1,
+        startTime: '2026-01-06T02:00:00.000Z',
+        endTime: null,
+        reason: 'Hospital',
+        active: true,
+      }),
     );
     fireEvent.click(within(await rowOf('Zhao Guilan')).getByText('Temporary absence'));
     await waitFor(() => expect(screen.getByTestId('absence-form')).not.toHaveAttribute('hidden'));
@@ -273,11 +295,14 @@ describe('ResidentManagePage', () => {
   it('shows an open absence and ends it', async () => {
     show();
     server.answers.set('/getUserMessageById', () =>
-      ok({
-        ...checkedIn,
-        contacts: [],
-        absence: { id: 4, startTime: '2030-01-06T02:00:00.000Z', endTime: null, reason: 'Visit', active: false },
-      }),
+      okFor(
+        getResident,
+        residentDetail({
+          ...checkedIn,
+          contacts: [],
+          absence: { id: 4, startTime: '2030-01-06T02:00:00.000Z', endTime: null, reason: 'Visit', active: false },
+        }),
+      ),
     );
     fireEvent.click(within(await rowOf('Zhao Guilan')).getByText('Temporary absence'));
     expect(await screen.findByTestId('absence-open')).toHaveTextContent('Planned');
@@ -287,10 +312,10 @@ describe('ResidentManagePage', () => {
 
   it('checks in to a picked bed, showing the conflicts and resending confirmed', async () => {
     show(undefined, [registered]);
-    const bed = { id: 31, name: '1', mattress: 'sponge', userId: null, userName: null, deviceId: null };
+    const bed = { id: 31, name: '1', mattress: 'sponge' as const, userId: null, userName: null, deviceId: null };
     server.answers.set('/userBunk/getConfiguration', (s) => {
       expect(s.query.get('free')).toBe('true');
-      return ok({
+      return okFor(getBunkConfiguration, {
         mattresses: ['sponge'],
         deviceTypes: [49],
         areas: [
@@ -305,7 +330,26 @@ describe('ResidentManagePage', () => {
     });
     server.answers.set('/user/getUserCheckIn', (s) =>
       s.body?.confirm
-        ? ok({ id: 31, name: '1', areaName: 'Building A', floorName: '2F', roomName: '201' })
+        ? okFor(userCheckIn, {
+            id: 31,
+            providerId: 2,
+            providerName: 'Sunrise East',
+            areaId: 1,
+            areaName: 'Building A',
+            floorId: 3,
+            floorName: '2F',
+            roomId: 7,
+            roomName: '201',
+            name: '1',
+            mattress: 'sponge',
+            deviceId: null,
+            deviceType: null,
+            deviceOnline: null,
+            userId: 1,
+            userName: 'Ma Jun',
+            remark: null,
+            createTime: '2026-01-01T02:00:00.000Z',
+          })
         : refused(300, 'Please confirm', 'bed.confirmMove', {
             confirmRequired: true,
             conflicts: [

@@ -1,48 +1,58 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { SessionInfo } from '@vigil/contract/browser';
+import {
+  getPlatformName,
+  postPlatformName,
+  uploadLogo,
+  type EndpointResult,
+  type PlatformInfo,
+  type SessionInfo,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-
-// The API client captures fetch when it is created, so the mock must exist before any import.
-const server = vi.hoisted(() => {
-  const state = {
-    platformName: 'Vigil Care Cloud',
-    logoUrl: null as string | null,
-    renameAnswer: null as null | { status: number; msg: string },
-  };
-  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    const envelope = (data: unknown, status = 200, msg = 'ok') =>
-      new Response(JSON.stringify({ status, msg, data }), { status: 200 });
-    if (url.includes('/system/platformName/get'))
-      return envelope({ platformName: state.platformName, logoUrl: state.logoUrl });
-    if (url.includes('/system/platformName/post')) {
-      if (state.renameAnswer) return envelope(null, state.renameAnswer.status, state.renameAnswer.msg);
-      const body = JSON.parse(String(init?.body)) as { platformName: string; logoUrl?: string | null };
-      state.platformName = body.platformName;
-      if (body.logoUrl !== undefined) state.logoUrl = body.logoUrl;
-      return envelope(null);
-    }
-    if (url.includes('/system/upload')) return envelope({ url: '/system/file?id=1', size: 10 });
-    return envelope(null);
-  });
-  globalThis.fetch = fetchMock as unknown as typeof fetch;
-  return { state, fetchMock };
-});
-const { fetchMock } = server;
-
 import { sessionStore } from '../../shared/session/session-store.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
 import PlatSetPage from './PlatSetPage.tsx';
+
+/** What the fake server holds, and how it answers a rename when a test says so. */
+const state = {
+  platform: { platformName: 'Vigil Care Cloud', logoUrl: null } as PlatformInfo,
+  renameAnswer: null as null | { status: number; msg: string },
+};
+const uploaded: EndpointResult<typeof uploadLogo> = {
+  url: '/system/file?id=22222222-2222-4222-8222-222222222222',
+  size: 10,
+};
+
+// The API client looks fetch up at each call, so replacing it here is enough.
+const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const envelope = (data: unknown, status = 200, msg = 'ok') => {
+    // A fake answers only what the real server may: checked against the contract's call.
+    checkFakeAnswer(path, { status, data });
+    return new Response(JSON.stringify({ status, msg, data }), { status: 200 });
+  };
+  if (path === getPlatformName.path) return envelope({ ...state.platform });
+  if (path === postPlatformName.path) {
+    if (state.renameAnswer) return envelope(null, state.renameAnswer.status, state.renameAnswer.msg);
+    const body = JSON.parse(String(init?.body)) as { platformName: string; logoUrl?: string | null };
+    state.platform.platformName = body.platformName;
+    if (body.logoUrl !== undefined) state.platform.logoUrl = body.logoUrl;
+    return envelope(null);
+  }
+  if (path === uploadLogo.path) return envelope(uploaded);
+  return new Response(JSON.stringify({ status: 200, msg: 'ok', data: null }), { status: 200 });
+});
+globalThis.fetch = fetchMock as unknown as typeof fetch;
 
 let i18n: I18n;
 beforeAll(async () => {
   i18n = await englishI18n();
 });
 beforeEach(() => {
-  server.state.platformName = 'Vigil Care Cloud';
-  server.state.logoUrl = null;
-  server.state.renameAnswer = null;
+  state.platform = { platformName: 'Vigil Care Cloud', logoUrl: null };
+  state.renameAnswer = null;
   fetchMock.mockClear();
 });
 afterEach(() => sessionStore.reset());
@@ -104,7 +114,7 @@ describe('PlatSetPage', () => {
 
     it('lets a class 1 provider save its own name, saying who sees it, and leaves an unchanged logo out', async () => {
       signInAs('ONE_ROLE');
-      server.state.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
+      state.platform.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
       render(wrap(<PlatSetPage />));
       const input = await screen.findByLabelText('Platform name');
       await waitFor(() => expect(input).toHaveValue('Vigil Care Cloud'));
@@ -119,7 +129,7 @@ describe('PlatSetPage', () => {
 
     it('removes the logo when asked and saves the removal', async () => {
       signInAs('TWO_ROLE');
-      server.state.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
+      state.platform.logoUrl = '/system/file?id=11111111-1111-4111-8111-111111111111';
       render(wrap(<PlatSetPage />));
       fireEvent.click(await screen.findByTestId('platset-logo-remove'));
       expect(screen.getByTestId('platset-logo-none')).toBeInTheDocument();
@@ -163,7 +173,7 @@ describe('PlatSetPage', () => {
 
     it("shows the server's message when the rename is refused and keeps the stored name", async () => {
       signInAs('SENIOR_ROLE');
-      server.state.renameAnswer = { status: 300, msg: 'No permission.' };
+      state.renameAnswer = { status: 300, msg: 'No permission.' };
       document.title = 'Vigil Care Cloud';
       render(wrap(<PlatSetPage />));
       const input = await screen.findByLabelText('Platform name');

@@ -1,4 +1,14 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  getUserSleepConfig,
+  insertCommunity,
+  queryCommunityList,
+  queryNursingList,
+  queryProviderList,
+  residentList,
+  saveUserSleepConfigs,
+  type EndpointResult,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../../test/render.tsx';
@@ -10,13 +20,19 @@ const net = vi.hoisted(() => {
   return holder;
 });
 
+import { caregiverRow } from '../../caregivers/test-support.ts';
+import { providerRow } from '../../devices/test-server.ts';
+import { residentRow } from '../../residents/test-fixtures.ts';
+import { okFor } from '../../../test/typed-answers.ts';
+import { checkedRoutes } from '../checked-routes.ts';
 import { choose, fakeServer, fieldErrors, ok, refuse, type Handler } from '../test-kit.ts';
 import { CommunityTab } from './CommunityTab.tsx';
 
 // antd in jsdom is slow on a busy machine; give async queries room.
 configure({ asyncUtilTimeout: 5000 });
 
-const COMMUNITY = {
+type Community = EndpointResult<typeof queryCommunityList>['rows'][number];
+const COMMUNITY: Community = {
   id: 4,
   providerId: 2,
   providerName: 'Sunrise Home',
@@ -30,7 +46,7 @@ const COMMUNITY = {
   createTime: '2026-01-01T10:00:00.000Z',
 };
 /** A community nobody belongs to yet: the only kind the server deletes. */
-const EMPTY = {
+const EMPTY: Community = {
   ...COMMUNITY,
   id: 6,
   providerId: 9,
@@ -42,50 +58,59 @@ const EMPTY = {
   residentCount: 0,
   alarmConfig: null,
 };
-const resident = (id: number, name: string, communityId: number | null) => ({
-  id,
-  providerId: 2,
-  name,
-  state: 'registered',
-  communityId,
-  areaName: null,
-  floorName: null,
-  roomName: null,
-  bedName: null,
-});
+const resident = (id: number, name: string, communityId: number | null) =>
+  residentRow({
+    id,
+    providerId: 2,
+    providerName: 'Sunrise Home',
+    name,
+    state: 'registered',
+    communityId,
+    communityName: communityId === COMMUNITY.id ? COMMUNITY.name : null,
+  });
+const caregiver = (id: number, providerId: number, name: string, phone: string) =>
+  caregiverRow({
+    id,
+    providerId,
+    providerName: providerId === 2 ? 'Sunrise Home' : 'Oak Care',
+    name,
+    phone,
+    userName: null,
+    residents: [],
+  });
 
 const baseRoutes = (): Record<string, Handler> => ({
   '/community/queryCommunityList': (body) =>
-    ok({ rows: [COMMUNITY, EMPTY], total: 25, pageNum: body.pageNum, pageSize: 10 }),
+    okFor(queryCommunityList, { rows: [COMMUNITY, EMPTY], total: 25, pageNum: Number(body.pageNum), pageSize: 10 }),
   '/userManagement/userList': () =>
-    ok({
+    okFor(residentList, {
       rows: [resident(7, 'Zhang Min', 4), resident(8, 'Wang Gang', 4), resident(9, 'Chen Hua', null)],
       total: 3,
       pageNum: 1,
       pageSize: 1000,
     }),
-  '/community/getUserSleepConfig': () => ok(null),
-  '/community/saveUserSleepConfigs': () => ok({ count: 2 }),
+  '/community/getUserSleepConfig': () => okFor(getUserSleepConfig, null),
+  '/community/saveUserSleepConfigs': () => okFor(saveUserSleepConfigs, { count: 2 }),
   '/nursing/queryNursingList': () =>
-    ok({
+    okFor(queryNursingList, {
       rows: [
-        { id: 21, providerId: 2, name: 'Liu Fang', phone: '13900139000' },
-        { id: 22, providerId: 2, name: 'Zhao Lei', phone: '13700137000' },
-        { id: 23, providerId: 9, name: 'Elsewhere', phone: '13600136000' },
+        caregiver(21, 2, 'Liu Fang', '13900139000'),
+        caregiver(22, 2, 'Zhao Lei', '13700137000'),
+        caregiver(23, 9, 'Elsewhere', '13600136000'),
       ],
       total: 3,
       pageNum: 1,
       pageSize: 1000,
     }),
   '/community/saveAlarmConfig': () => ok(null),
-  '/community/insertCommunity': () => ok({ id: 5 }),
+  '/community/insertCommunity': () => okFor(insertCommunity, { id: 5 }),
   '/community/updateCommunity': () => ok(null),
 });
 
 let i18n: I18n;
 let server: ReturnType<typeof fakeServer>;
 const serve = (routes: Record<string, Handler> = {}) => {
-  server = fakeServer({ ...baseRoutes(), ...routes });
+  server = fakeServer(checkedRoutes({ ...baseRoutes(), ...routes }));
   net.impl = server.fetch;
 };
 beforeAll(async () => {
@@ -166,7 +191,12 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
   it('asks the platform for the provider of a new community', async () => {
     serve({
       '/provider/queryProviderList': () =>
-        ok({ rows: [{ id: 9, name: 'Oak Care' }], total: 1, pageNum: 1, pageSize: 1000 }),
+        okFor(queryProviderList, {
+          rows: [providerRow({ id: 9, name: 'Oak Care' })],
+          total: 1,
+          pageNum: 1,
+          pageSize: 1000,
+        }),
     });
     await open(true);
     expect(screen.getByText('Sunrise Home')).toBeInTheDocument();
@@ -207,7 +237,7 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
   it('saves the same sleep settings for the chosen members, and reads one member’s back', async () => {
     serve({
       '/community/getUserSleepConfig': () =>
-        ok({
+        okFor(getUserSleepConfig, {
           leaveBedMode: 'allDay',
           sleepTime: '22:00',
           wakeTime: '06:30',
@@ -252,7 +282,7 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
   it('refuses a wake time equal to the sleep time', async () => {
     serve({
       '/community/getUserSleepConfig': () =>
-        ok({
+        okFor(getUserSleepConfig, {
           leaveBedMode: 'off',
           sleepTime: '22:00',
           wakeTime: '22:00',
