@@ -18,6 +18,8 @@ import { accountHandlers } from './modules/accounts/account.routes.ts';
 import { AccountService } from './modules/accounts/account.service.ts';
 import { ensureInitialAdmin } from './modules/accounts/initial-admin.ts';
 import { auditHandlers } from './modules/audit/audit.routes.ts';
+import { EventStream } from './core/events.ts';
+import { Transactions } from './db/transactions.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { authHandlers } from './modules/auth/auth.routes.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -62,6 +64,8 @@ export const buildServices = (deps: AppDeps) => {
   const { db } = deps.database;
   const { clock, config } = deps;
   const audit = new AuditService(db, clock);
+  const events = new EventStream();
+  const transactions = new Transactions(db, events, clock);
   const settings = new SettingsService(db, clock);
   const store = new SessionStore(db, clock);
   // Accounts check provider existence and providers create login accounts: break the cycle with a late reference.
@@ -99,7 +103,7 @@ export const buildServices = (deps: AppDeps) => {
     config.ssoSecret,
     loginGuard,
   );
-  const system = new SystemService(db, clock, settings, providers, audit);
+  const system = new SystemService(db, clock, settings, providers, audit, transactions);
   const facility = buildFacility(db, clock, audit, providers);
   const residents = new ResidentService(db, clock, audit, facility.occupancy);
   const care = buildCare(db, clock, audit, accounts, providers);
@@ -107,6 +111,8 @@ export const buildServices = (deps: AppDeps) => {
   const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
   const sessionPurge = new SessionPurge(db, clock, config.sessionIdleMs, loginGuard);
   return {
+    events,
+    transactions,
     sessionPurge,
     audit,
     settings,
@@ -149,6 +155,11 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     log: (message) => app.log.warn(message),
   });
   // Ended sessions and stale failure counts go away while the server runs.
+  services.events.reportErrorsTo((error, event) =>
+    app.log.error({ err: redactedError(error), event: event.type }, 'event handler failed'),
+  );
+  // Events a crash left between commit and publish go out before the first request.
+  await services.transactions.relayPending();
   services.sessionPurge.start((error) => app.log.error({ err: redactedError(error) }, 'session purge failed'));
   app.addHook('onClose', async () => services.sessionPurge.stop());
 

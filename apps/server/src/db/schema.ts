@@ -179,6 +179,27 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_at').on(t.at), index('audit_log_provider').on(t.providerId, t.at)],
 );
 
+/**
+ * Domain events recorded in the transaction of their change, published after the commit; rows
+ * still unpublished after a crash are published at the next start (at least once, in id order).
+ */
+export const eventOutbox = pgTable(
+  'event_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    providerId: integer('provider_id'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    publishedAt: ts('published_at'),
+  },
+  (t) => [
+    index('event_outbox_unpublished')
+      .on(t.id)
+      .where(sql`${t.publishedAt} is null`),
+  ],
+);
+
 /** Instance-wide settings shared by every server instance (platform name, RSA key). */
 export const settings = pgTable('setting', {
   key: text('key').primaryKey(),

@@ -1,3 +1,4 @@
+import { UNIQUE_VIOLATION, violatedConstraint } from '../db/db-errors.ts';
 import {
   calls,
   describeIssue,
@@ -233,15 +234,10 @@ const UNIQUE_CONFLICTS: Readonly<Record<string, MessageKey>> = {
   account_user_name_live: 'account.exists',
 };
 
-/** The message for a unique violation (SQLSTATE 23505), looking through the query error's causes. */
+/** The message for a unique violation (SQLSTATE 23505) of a known constraint. */
 const uniqueConflict = (error: unknown): MessageKey | undefined => {
-  let current = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
-    const { code, constraint, cause } = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (code === '23505' && typeof constraint === 'string') return UNIQUE_CONFLICTS[constraint];
-    current = cause;
-  }
-  return undefined;
+  const constraint = violatedConstraint(error, [UNIQUE_VIOLATION]);
+  return constraint === undefined ? undefined : UNIQUE_CONFLICTS[constraint];
 };
 
 /** Known failures keep their meaning; anything else is logged and answered as a localised 500 envelope. */

@@ -54,6 +54,7 @@ export const cs: Record<MessageKey, string> = {
   'account.self': 'Zde nemůžete deaktivovat ani resetovat vlastní účet.',
   'account.providerRequired': 'Vyberte poskytovatele, ke kterému tento účet patří.',
   'platformName.length': 'Název platformy musí mít 1 až 20 znaků.',
+  busy: 'Stejné záznamy právě mění někdo jiný. Zkuste to prosím znovu.',
   'logoUrl.invalid': 'Logo musí být obrázek nahraný na tuto platformu.',
   'edit.success': 'Uloženo.',
   'edit.failed': 'Uložení se nezdařilo.',

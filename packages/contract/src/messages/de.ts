@@ -63,6 +63,7 @@ export const de: Record<MessageKey, string> = {
   'account.self': 'Ihr eigenes Konto können Sie hier nicht deaktivieren oder zurücksetzen.',
   'account.providerRequired': 'Wählen Sie den Träger aus, zu dem dieses Konto gehört.',
   'platformName.length': 'Der Plattformname muss 1 bis 20 Zeichen lang sein.',
+  busy: 'Jemand anderes ändert gerade dieselben Datensätze. Bitte versuchen Sie es erneut.',
   'logoUrl.invalid': 'Das Logo muss ein auf diese Plattform hochgeladenes Bild sein.',
   'edit.success': 'Gespeichert.',
   'edit.failed': 'Speichern fehlgeschlagen.',

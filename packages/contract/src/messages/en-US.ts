@@ -59,6 +59,7 @@ export const enUS = {
   'account.self': 'You cannot disable or reset your own account here.',
   'account.providerRequired': 'Choose the provider this account belongs to.',
   'platformName.length': 'The platform name must be 1 to 20 characters.',
+  busy: 'Someone else is changing the same records right now. Please try again.',
   'logoUrl.invalid': 'The logo must be an image uploaded to this platform.',
   'edit.success': 'Saved.',
   'edit.failed': 'Saving failed.',

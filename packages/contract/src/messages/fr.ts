@@ -57,6 +57,7 @@ export const fr: Record<MessageKey, string> = {
   'account.self': 'Vous ne pouvez ni désactiver ni réinitialiser votre propre compte ici.',
   'account.providerRequired': 'Choisissez le prestataire auquel ce compte est rattaché.',
   'platformName.length': 'Le nom de la plateforme doit comporter de 1 à 20 caractères.',
+  busy: 'Quelqu’un d’autre modifie les mêmes données en ce moment. Veuillez réessayer.',
   'logoUrl.invalid': 'Le logo doit être une image téléversée sur cette plateforme.',
   'edit.success': 'Enregistré.',
   'edit.failed': 'Échec de l’enregistrement.',

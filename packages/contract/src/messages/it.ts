@@ -58,6 +58,7 @@ export const itIT: Record<MessageKey, string> = {
   'account.self': 'Non è possibile disattivare o reimpostare qui il proprio account.',
   'account.providerRequired': 'Selezionare l’ente gestore a cui appartiene questo account.',
   'platformName.length': 'Il nome della piattaforma deve contenere da 1 a 20 caratteri.',
+  busy: 'Qualcun altro sta modificando gli stessi dati in questo momento. Riprova.',
   'logoUrl.invalid': 'Il logo deve essere un’immagine caricata su questa piattaforma.',
   'edit.success': 'Modifiche salvate.',
   'edit.failed': 'Salvataggio non riuscito.',

@@ -58,6 +58,7 @@ export const ja: Record<MessageKey, string> = {
   'account.self': 'ここではご自身のアカウントを無効化またはリセットすることはできません。',
   'account.providerRequired': 'このアカウントが所属するサービス事業者を選択してください。',
   'platformName.length': 'プラットフォーム名は 1～20 文字で入力してください。',
+  busy: '他の人が同じ記録を変更中です。もう一度お試しください。',
   'logoUrl.invalid': 'ロゴはこのプラットフォームにアップロードした画像にしてください。',
   'edit.success': '保存しました。',
   'edit.failed': '保存に失敗しました。',

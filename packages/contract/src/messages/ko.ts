@@ -55,6 +55,7 @@ export const ko: Record<MessageKey, string> = {
   'account.self': '여기에서는 본인 계정을 사용 중지하거나 초기화할 수 없습니다.',
   'account.providerRequired': '이 계정이 소속될 기관을 선택해 주세요.',
   'platformName.length': '플랫폼 이름은 1~20자여야 합니다.',
+  busy: '다른 사람이 지금 같은 기록을 변경하고 있습니다. 다시 시도해 주세요.',
   'logoUrl.invalid': '로고는 이 플랫폼에 업로드한 이미지여야 합니다.',
   'edit.success': '저장되었습니다.',
   'edit.failed': '저장하지 못했습니다.',

@@ -59,6 +59,7 @@ export const zhCN: Record<MessageKey, string> = {
   'account.self': '不能在此禁用或重置自己的账号。',
   'account.providerRequired': '请选择该账号所属的服务商。',
   'platformName.length': '平台名称须为 1 到 20 个字符。',
+  busy: '其他人正在同时修改相同的记录，请重试。',
   'logoUrl.invalid': 'Logo 必须是上传到本平台的图片。',
   'edit.success': '修改成功。',
   'edit.failed': '修改失败。',

@@ -1,3 +1,4 @@
+import { UNIQUE_VIOLATION, violatedConstraint } from '../../db/db-errors.ts';
 import {
   describeIssue,
   fieldLabel,
@@ -37,26 +38,13 @@ export const wordProblem = (lang: Language, p: DeviceRowProblem) => ({
   msg: translate(lang, p.key, { ...p.params, field: fieldLabel(lang, p.field) }),
 });
 
-/** SQLSTATE and constraint of a database error, looking through the query error's causes. */
-export const constraintOf = (error: unknown): { code: string; constraint: string | undefined } | undefined => {
-  let current = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
-    const { code, constraint, cause } = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      return { code, constraint: typeof constraint === 'string' ? constraint : undefined };
-    }
-    current = cause;
-  }
-  return undefined;
-};
-
 /** The message of a unique violation on one of the given constraints, if the error is one. */
 export const uniqueMessage = (
   error: unknown,
   messages: Readonly<Record<string, MessageKey>>,
 ): MessageKey | undefined => {
-  const db = constraintOf(error);
-  if (db?.code !== '23505' || !db.constraint) return undefined;
-  const key = messages[db.constraint];
+  const constraint = violatedConstraint(error, [UNIQUE_VIOLATION]);
+  if (!constraint) return undefined;
+  const key = messages[constraint];
   return key && isMessageKey(key) ? key : undefined;
 };

@@ -1,3 +1,4 @@
+import { dbErrorOf, FOREIGN_KEY_VIOLATION } from '../../db/db-errors.ts';
 import {
   RESIDENT_LIMITS,
   Status,
@@ -95,15 +96,7 @@ const repeatedPhone = (contacts: readonly EmergencyContactIn[]): string | null =
 const problemError = (p: ResidentRowProblem): AppError =>
   new AppError(p.status, p.key, p.params, 200, p.existingIds ? { existingIds: p.existingIds } : null);
 
-/** SQLSTATE of a foreign-key violation, looking through the query error's causes. */
-const isForeignKeyViolation = (error: unknown): boolean => {
-  let current = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
-    if ((current as { code?: unknown }).code === '23503') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-};
+const isForeignKeyViolation = (error: unknown): boolean => dbErrorOf(error)?.code === FOREIGN_KEY_VIOLATION;
 
 /**
  * Residents: registration, own fields, emergency contacts, linked carers, lists and detail.

@@ -10,6 +10,7 @@ import { FileRepository, type FileOwner } from './file.repository.ts';
 import { decodePng } from './png.ts';
 import { assertStoredLogo } from './stored-logo.ts';
 import type { SettingsService } from './settings.service.ts';
+import type { Transactions } from '../../db/transactions.ts';
 
 const PLATFORM = 'system.platform';
 const DEFAULT_PLATFORM_NAME = 'Vigil';
@@ -27,6 +28,7 @@ export class SystemService {
     private readonly settings: SettingsService,
     private readonly providers: ProviderService,
     private readonly audit: AuditService,
+    private readonly transactions: Transactions,
   ) {}
 
   /** `tx` inside a transaction: PGlite has one connection, a query beside the transaction waits forever. */
@@ -54,7 +56,7 @@ export class SystemService {
    * administrator sets the platform's.
    */
   async setPlatform(caller: Caller, change: { platformName: string; logoUrl?: string | null | undefined }, ip: string) {
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const providerId = caller.providerId;
       await assertStoredLogo(tx, change.logoUrl, { providerId });
       if (providerId !== null) {
@@ -66,6 +68,8 @@ export class SystemService {
           { type: 'provider', id: providerId, providerId, detail: { ...change } },
           tx,
         );
+        // Consoles of the provider's accounts follow the new title and icon (live push: next issue).
+        emit({ type: 'branding.changed', providerId, payload: { ...change } });
         return;
       }
       const current = await this.platform(tx);
@@ -81,6 +85,7 @@ export class SystemService {
         { type: 'platform', id: 'platform', providerId: null, detail: { ...next } },
         tx,
       );
+      emit({ type: 'branding.changed', providerId: null, payload: { ...next } });
     });
   }
 

@@ -92,12 +92,20 @@ describeEachDb('platform name (%s)', (target) => {
     const homeToken = await app.login(home.userName, home.password);
 
     const groupLogo = (await app.call(uploadLogo, fileForm(encodePng(200, 200)), { token: groupToken })).data?.url;
+    const changes: unknown[] = [];
+    const unsubscribe = app.services.events.subscribe(
+      (event) => changes.push([event.providerId, event.payload]),
+      ['branding.changed'],
+    );
     const saved = await app.call(
       postPlatformName,
       { platformName: 'Group Portal', logoUrl: groupLogo ?? null },
       { token: groupToken },
     );
+    unsubscribe();
     expect(saved.status).toBe(200);
+    // Told after the commit, for the consoles of that provider's accounts to follow.
+    expect(changes).toEqual([[group.id, { platformName: 'Group Portal', logoUrl: groupLogo }]]);
     expect((await app.call(getPlatformName, {}, { token: groupToken })).data).toEqual({
       platformName: 'Group Portal',
       logoUrl: groupLogo,

@@ -1,0 +1,111 @@
+import { eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AppError } from '../core/app-error.ts';
+import type { PublishedEvent } from '../core/events.ts';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+import { describeEachDb } from '../test/db-suites.ts';
+import { eventOutbox, settings } from './schema.ts';
+import { Replan } from './transactions.ts';
+
+describeEachDb('transactions with events after commit (%s)', (target) => {
+  let app: TestApp;
+  let seen: PublishedEvent[] = [];
+  beforeAll(async () => {
+    app = await createTestApp(target);
+    app.services.events.subscribe((event) => seen.push(event), ['test.changed', 'test.other']);
+  });
+  afterAll(() => app?.close());
+  const reset = () => {
+    seen = [];
+  };
+  const outbox = (type: string) => app.database.db.select().from(eventOutbox).where(eq(eventOutbox.type, type));
+
+  it('publishes the events of a committed change after the commit, in order, and marks them published', async () => {
+    reset();
+    let publishedDuringWork = -1;
+    const value = await app.services.transactions.run(async (tx, emit) => {
+      await tx.insert(settings).values({ key: 'test.a', value: 1 });
+      emit({ type: 'test.changed', providerId: 7, payload: { n: 1 } });
+      emit({ type: 'test.other', providerId: null, payload: { n: 2 } });
+      publishedDuringWork = seen.length;
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(publishedDuringWork).toBe(0);
+    expect(seen.map((e) => [e.type, e.providerId, e.payload])).toEqual([
+      ['test.changed', 7, { n: 1 }],
+      ['test.other', null, { n: 2 }],
+    ]);
+    expect(seen[0]?.id).toBeLessThan(seen[1]?.id ?? 0);
+    const rows = await outbox('test.changed');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.publishedAt).not.toBeNull();
+  });
+
+  it('publishes and stores nothing when the change rolls back', async () => {
+    reset();
+    await expect(
+      app.services.transactions.run(async (tx, emit) => {
+        await tx.insert(settings).values({ key: 'test.rolledBack', value: 1 });
+        emit({ type: 'test.changed', providerId: 1, payload: { rolledBack: true } });
+        throw new Error('refused halfway');
+      }),
+    ).rejects.toThrow('refused halfway');
+    expect(seen).toEqual([]);
+    expect((await outbox('test.changed')).some((r) => r.payload.rolledBack)).toBe(false);
+    expect(await app.database.db.select().from(settings).where(eq(settings.key, 'test.rolledBack'))).toEqual([]);
+  });
+
+  it('publishes once what the attempt that committed emitted, after a replan', async () => {
+    reset();
+    let attempt = 0;
+    await app.services.transactions.run(async (_tx, emit) => {
+      attempt++;
+      emit({ type: 'test.changed', providerId: 2, payload: { attempt } });
+      if (attempt === 1) throw new Replan();
+    });
+    expect(seen.map((e) => e.payload)).toEqual([{ attempt: 2 }]);
+  });
+
+  it('answers busy when every attempt must be replanned', async () => {
+    const refusal = await app.services.transactions
+      .run(async () => {
+        throw new Replan();
+      })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect((refusal as AppError).key).toBe('busy');
+  });
+
+  it('keeps the change and the other subscribers when one subscriber throws', async () => {
+    reset();
+    const reported: string[] = [];
+    app.services.events.reportErrorsTo((error) => reported.push(String(error)));
+    const unsubscribe = app.services.events.subscribe(() => {
+      throw new Error('broken subscriber');
+    });
+    try {
+      await app.services.transactions.run(async (tx, emit) => {
+        await tx.insert(settings).values({ key: 'test.kept', value: 1 });
+        emit({ type: 'test.changed', providerId: 3, payload: {} });
+      });
+    } finally {
+      unsubscribe();
+    }
+    expect(reported).toEqual(['Error: broken subscriber']);
+    expect(seen).toHaveLength(1);
+    expect(await app.database.db.select().from(settings).where(eq(settings.key, 'test.kept'))).toHaveLength(1);
+  });
+
+  it('publishes at start what a crash left between commit and publish', async () => {
+    reset();
+    await app.database.db.insert(eventOutbox).values([
+      { type: 'test.changed', providerId: 4, payload: { left: 1 } },
+      { type: 'test.changed', providerId: 4, payload: { left: 2 } },
+    ]);
+    expect(await app.services.transactions.relayPending(1)).toBe(2);
+    expect(seen.map((e) => e.payload)).toEqual([{ left: 1 }, { left: 2 }]);
+    expect(await app.database.db.select().from(eventOutbox).where(isNull(eventOutbox.publishedAt))).toEqual([]);
+    expect(await app.services.transactions.relayPending()).toBe(0);
+  });
+});
