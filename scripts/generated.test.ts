@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS_PATH, renderEndpoints } from './endpoints.ts';
 import { OPENAPI_PATH, renderOpenApi } from './openapi.ts';
+import { PROTOCOL_DOC_PATH, renderProtocolDoc } from './device-protocol-doc.ts';
 
 const serverDir = new URL('../apps/server/', import.meta.url).pathname;
 
@@ -14,6 +15,11 @@ describe('generated artefacts are committed and current', () => {
 
   it('the browser endpoints match the call catalogue (run `npm run generate`)', async () => {
     expect(fs.readFileSync(ENDPOINTS_PATH, 'utf8')).toBe(await renderEndpoints());
+  });
+
+  it('docs/device-protocol.md tables match the protocol schemas (run `npm run generate`)', async () => {
+    const current = fs.readFileSync(PROTOCOL_DOC_PATH, 'utf8');
+    expect(current).toBe(await renderProtocolDoc(current));
   });
 
   it('migrations match the table definitions (run `npm run db:generate`)', () => {

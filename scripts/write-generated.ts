@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { ENDPOINTS_PATH, renderEndpoints } from './endpoints.ts';
 import { OPENAPI_PATH, renderOpenApi } from './openapi.ts';
+import { PROTOCOL_DOC_PATH, renderProtocolDoc } from './device-protocol-doc.ts';
 
 fs.writeFileSync(OPENAPI_PATH, renderOpenApi());
 fs.writeFileSync(ENDPOINTS_PATH, await renderEndpoints());
-console.log(`wrote ${OPENAPI_PATH.pathname} and ${ENDPOINTS_PATH.pathname}`);
+fs.writeFileSync(PROTOCOL_DOC_PATH, await renderProtocolDoc(fs.readFileSync(PROTOCOL_DOC_PATH, 'utf8')));
+console.log(`wrote ${OPENAPI_PATH.pathname}, ${ENDPOINTS_PATH.pathname} and ${PROTOCOL_DOC_PATH.pathname}`);

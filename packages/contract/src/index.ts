@@ -5,6 +5,7 @@ export * from './client.ts';
 export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './device-types.ts';
+export * from './device-protocol.ts';
 export * from './envelope.ts';
 export * from './failures.ts';
 export * from './messages/index.ts';

@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { DEVICE_COMMANDS, DEVICE_ID_MAX, DEVICE_ID_PATTERN } from './domain.ts';
+
+/**
+ * The device protocol's messages (issue 9): topics, payload schemas and the one parser the
+ * server, the simulator and the tests share. An external interface: devices in the field rely
+ * on every name here, so change nothing, only add (docs/device-protocol.md).
+ */
+
+export const TOPIC_PREFIX = 'vigil/v1';
+/** What a device publishes. */
+export const DEVICE_TOPICS = ['telemetry', 'event', 'status', 'ack'] as const;
+export type DeviceTopic = (typeof DEVICE_TOPICS)[number];
+/** What the server publishes to a device. */
+export const COMMAND_TOPIC = 'cmd';
+
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+/** A device clock this far ahead of ours is wrong: its messages are dropped. */
+export const MAX_CLOCK_AHEAD_S = 5 * 60;
+/** A device may send what it buffered offline for up to this long. */
+export const MAX_MESSAGE_AGE_S = 7 * 24 * 60 * 60;
+
+export const topicOf = (deviceId: string, kind: DeviceTopic | typeof COMMAND_TOPIC): string =>
+  `${TOPIC_PREFIX}/${deviceId}/${kind}`;
+
+const isDeviceId = (value: string): boolean => value.length <= DEVICE_ID_MAX && DEVICE_ID_PATTERN.test(value);
+
+/** The device and kind of a device → server topic, or null for any other topic. */
+export const parseTopic = (topic: string): { deviceId: string; kind: DeviceTopic } | null => {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== TOPIC_PREFIX) return null;
+  const [, , deviceId = '', kind = ''] = parts;
+  if (!isDeviceId(deviceId) || !(DEVICE_TOPICS as readonly string[]).includes(kind)) return null;
+  return { deviceId, kind: kind as DeviceTopic };
+};
+
+/** Unix time in seconds (the spec's 10 digits); a fraction is allowed. */
+const ts = z.number().finite().min(1_000_000_000).max(9_999_999_999.999).describe('Unix time in seconds');
+/** Per device, increasing: a `(deviceId, seq)` already taken is a duplicate and dropped. */
+const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Per device, increasing');
+const stamped = { ts, seq };
+const percent = z.number().int().min(0).max(100);
+export const MAT_STATES = ['connected', 'dislodged'] as const;
+
+/** A sleep monitor's vitals, about once a second. */
+export const TelemetrySchema = z.strictObject({
+  ...stamped,
+  hr: z.number().int().min(0).max(300).describe('Heart rate, beats per minute (0: none measured)'),
+  rr: z.number().int().min(0).max(100).describe('Breathing rate, breaths per minute (0: none measured)'),
+  inBed: z.boolean().describe('Someone lies on the bed'),
+  asleep: z.boolean().describe('The person in bed sleeps'),
+  move: percent.describe('Body movement 0–100'),
+  rri: z
+    .array(z.number().int().min(200).max(3000))
+    .max(600)
+    .optional()
+    .describe('Beat-to-beat intervals in ms since the last message'),
+  mat: z.enum(MAT_STATES).optional().describe('The sensor mat under the mattress'),
+});
+export type Telemetry = z.infer<typeof TelemetrySchema>;
+
+const flagEvent = <N extends string, F extends string>(name: N, flag: F) =>
+  z.strictObject({ ...stamped, event: z.literal(name), [flag]: z.boolean() } as {
+    ts: typeof ts;
+    seq: typeof seq;
+    event: z.ZodLiteral<N>;
+  } & Record<F, z.ZodBoolean>);
+const bareEvent = <N extends string>(name: N) => z.strictObject({ ...stamped, event: z.literal(name) });
+
+export const BARE_EVENTS = [
+  'sos',
+  'fall',
+  'fall_suspected',
+  'fall_cancelled',
+  'sitting_up_suspected',
+  'motion',
+  'badge_sos',
+  'low_battery',
+  'device_release',
+  'watch_release',
+] as const;
+export const ALARM_FLAG_EVENTS = ['smoke', 'gas', 'co', 'flood'] as const;
+
+/** Events, published with QoS 1; each kind carries what it reports. */
+export const DeviceEventSchema = z.discriminatedUnion('event', [
+  flagEvent('presence', 'occupied'),
+  flagEvent('door', 'open'),
+  ...BARE_EVENTS.map(bareEvent),
+  ...ALARM_FLAG_EVENTS.map((name) => flagEvent(name, 'active')),
+  z.strictObject({
+    ...stamped,
+    event: z.literal('position'),
+    lat: z.number().min(-90).max(90),
+    lng: z.number().min(-180).max(180),
+    accuracy: z.number().min(0).max(100_000).optional().describe('Metres'),
+  }),
+  z.strictObject({ ...stamped, event: z.literal('mat'), state: z.enum(MAT_STATES) }),
+]);
+export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
+export const DEVICE_EVENT_NAMES: readonly string[] = [
+  ...BARE_EVENTS,
+  'presence',
+  'door',
+  ...ALARM_FLAG_EVENTS,
+  'position',
+  'mat',
+];
+
+/**
+ * Retained; the last will is the same topic with `online: false`. `seq` is optional here: a
+ * last will is written at connect time, and status is state (the latest `ts` wins), so it is
+ * never deduplicated by `seq`.
+ */
+export const DeviceStatusSchema = z.strictObject({
+  ts,
+  seq: seq.optional(),
+  online: z.boolean(),
+  battery: percent.optional().describe('Per cent'),
+  signal: z.number().int().min(-150).max(100).optional().describe('dBm (negative) or 0–100 bars, as the model reports'),
+  fw: z.string().min(1).max(64).optional().describe('Firmware version'),
+  hw: z.string().min(1).max(64).optional().describe('Hardware version'),
+});
+export type DeviceStatus = z.infer<typeof DeviceStatusSchema>;
+
+/** A device's answer to a command; idempotent by command id, so `ts` and `seq` are optional. */
+export const CommandAckSchema = z.strictObject({
+  ts: ts.optional(),
+  seq: seq.optional(),
+  id: z.number().int().min(1).describe('The id of the command answered'),
+  ok: z.boolean().describe('Carried out'),
+  error: z.string().max(200).optional().describe('Why not, when ok is false'),
+});
+export type CommandAck = z.infer<typeof CommandAckSchema>;
+
+/** Gateway pairing travels as commands to the host (issue 9, /he/subDevicePair…). */
+export const PAIRING_COMMANDS = ['pair', 'pair_scan', 'pair_status', 'unpair'] as const;
+
+/** What the server publishes on `cmd`. */
+export const DeviceCommandMessageSchema = z.strictObject({
+  id: z.number().int().min(1).describe('Echoed in the ack'),
+  command: z.enum([...DEVICE_COMMANDS, ...PAIRING_COMMANDS]),
+  params: z.record(z.string(), z.unknown()).describe('Per command, e.g. {"interval": 30} (seconds) for interval'),
+});
+export type DeviceCommandMessage = z.infer<typeof DeviceCommandMessageSchema>;
+
+export type DeviceMessage =
+  | { deviceId: string; kind: 'telemetry'; body: Telemetry }
+  | { deviceId: string; kind: 'event'; body: DeviceEvent }
+  | { deviceId: string; kind: 'status'; body: DeviceStatus }
+  | { deviceId: string; kind: 'ack'; body: CommandAck };
+
+/** Why a message was dropped: counted per reason, logged rate-limited. */
+export const DROP_REASONS = [
+  'topic',
+  'oversize',
+  'encoding',
+  'json',
+  'not_object',
+  'ts_missing',
+  'seq_missing',
+  'ts_future',
+  'ts_past',
+  'unknown_event',
+  'schema',
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
+export type ParseResult = { ok: true; message: DeviceMessage } | { ok: false; reason: DropReason; detail?: string };
+
+const SCHEMAS = {
+  telemetry: TelemetrySchema,
+  event: DeviceEventSchema,
+  status: DeviceStatusSchema,
+  ack: CommandAckSchema,
+} as const;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses one MQTT message: its topic, its payload bytes and the server's time (seconds). Pure:
+ * no I/O, no clock of its own, never throws; every refusal names its reason.
+ */
+export const parseDeviceMessage = (topic: string, payload: Uint8Array, nowS: number): ParseResult => {
+  const route = parseTopic(topic);
+  if (!route) return { ok: false, reason: 'topic' };
+  if (payload.byteLength > MAX_PAYLOAD_BYTES) return { ok: false, reason: 'oversize' };
+  let text: string;
+  try {
+    text = utf8.decode(payload);
+  } catch {
+    return { ok: false, reason: 'encoding' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'json' };
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return { ok: false, reason: 'not_object' };
+  const raw = json as Record<string, unknown>;
+  const stampedKind = route.kind === 'telemetry' || route.kind === 'event';
+  if (stampedKind || route.kind === 'status') {
+    if (raw.ts === undefined) return { ok: false, reason: 'ts_missing' };
+    if (stampedKind && raw.seq === undefined) return { ok: false, reason: 'seq_missing' };
+  }
+  if (typeof raw.ts === 'number') {
+    if (raw.ts > nowS + MAX_CLOCK_AHEAD_S) return { ok: false, reason: 'ts_future' };
+    if (raw.ts < nowS - MAX_MESSAGE_AGE_S) return { ok: false, reason: 'ts_past' };
+  }
+  if (route.kind === 'event' && (typeof raw.event !== 'string' || !DEVICE_EVENT_NAMES.includes(raw.event))) {
+    return { ok: false, reason: 'unknown_event', detail: typeof raw.event === 'string' ? raw.event.slice(0, 40) : '' };
+  }
+  const parsed = SCHEMAS[route.kind].safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, reason: 'schema', detail: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}` };
+  }
+  return { ok: true, message: { deviceId: route.deviceId, kind: route.kind, body: parsed.data } as DeviceMessage };
+};
