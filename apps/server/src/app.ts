@@ -56,7 +56,6 @@ export interface AppDeps {
   clock: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Build the web console when it is missing (npm start); tests leave it off. */
-  serveConsole?: boolean;
 }
 
 /** Wires services once; the HTTP layer and later adapters (MQTT, socket) share them. */
@@ -205,8 +204,8 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   });
 
   const consoleFallback = await registerConsole(app, {
-    buildWhenMissing: deps.serveConsole ?? false,
-    log: (message) => app.log.info(message),
+    dir: deps.config.consoleDir,
+    log: (message) => app.log.warn(message),
   });
   app.setNotFoundHandler((request, reply) => {
     const console = consoleFallback(request);

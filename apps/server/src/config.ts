@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** Where `npm run build:web` writes the console in a development clone. */
+export const DEFAULT_CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -17,6 +21,8 @@ const EnvSchema = z.object({
   PORT: port(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  // A built console to serve; default: the development clone's apps/web/dist.
+  CONSOLE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   VIGIL_ADMIN_USER: z.string().trim().min(1).max(64).default('admin'),
@@ -69,6 +75,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The built web console served at / (index.html and assets/). */
+  consoleDir: string;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   adminUser: string;
@@ -104,6 +112,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    consoleDir: e.CONSOLE_DIR === undefined ? DEFAULT_CONSOLE_DIR : path.resolve(e.CONSOLE_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     adminUser: e.VIGIL_ADMIN_USER,

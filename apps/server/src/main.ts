@@ -25,7 +25,6 @@ const start = async () => {
     database,
     clock: systemClock,
     logger: { level: config.logLevel },
-    serveConsole: true,
   });
 
   let metricsListener: MetricsListener | undefined;

@@ -1,49 +1,39 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
-export const CONSOLE_DIST = path.join(WEB_DIR, 'dist');
-
-const BUILDING_PAGE = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">
+const NOT_BUILT_PAGE = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
 <title>Vigil</title></head><body style="font-family:sans-serif;padding:40px">
-<h2>Vigil</h2><p>The console is being built for its first start. This page reloads by itself.</p>
-<p>控制台正在首次构建，本页面会自动刷新。</p></body></html>`;
+<h2>Vigil</h2><p>The web console is not built on this server. Build it once with
+<code>npm run build:web</code>, or set <code>CONSOLE_DIR</code> to a built console. This page reloads by itself.</p>
+<p>此服务器尚未构建控制台。请运行 <code>npm run build:web</code>，或将 <code>CONSOLE_DIR</code> 指向已构建的控制台。本页面会自动刷新。</p>
+</body></html>`;
 
 export interface ConsoleOptions {
-  /** Build the console when its files are missing (npm start on a fresh clone). */
-  buildWhenMissing: boolean;
+  /** The built console (index.html, assets/); never built by the server itself. */
+  dir: string;
   log: (message: string) => void;
 }
 
 /**
  * Serves the built web console at / with history-API fallback: a browser asking for any
- * console path (Accept: text/html) gets index.html; API paths keep their envelopes.
+ * console path (Accept: text/html) gets index.html; API paths keep their envelopes. The server
+ * never builds the console (`npm start` builds it once in a development clone, a deployment
+ * ships it): without one, / says how to build it.
  */
 export const registerConsole = async (app: FastifyInstance, options: ConsoleOptions) => {
-  const indexFile = path.join(CONSOLE_DIST, 'index.html');
-  let building = false;
-  if (!fs.existsSync(indexFile) && options.buildWhenMissing && fs.existsSync(path.join(WEB_DIR, 'package.json'))) {
-    building = true;
-    options.log('web console not built yet: building it in the background (about a minute)');
-    const vite = path.resolve(WEB_DIR, '../../node_modules/vite/bin/vite.js');
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: WEB_DIR, stdio: 'inherit' });
-    child.on('exit', (code) => {
-      building = false;
-      options.log(code === 0 ? 'web console built' : `web console build failed (exit ${code})`);
-    });
-    app.addHook('onClose', async () => {
-      if (building) child.kill();
-    });
+  const dir = options.dir;
+  const indexFile = path.join(dir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    options.log(`web console not found in ${dir}: build it with \`npm run build:web\` or set CONSOLE_DIR`);
   }
-  fs.mkdirSync(CONSOLE_DIST, { recursive: true });
+  // The static plugin needs its root to exist; files are looked up per request, so a console
+  // built after start is served without a restart.
+  fs.mkdirSync(dir, { recursive: true });
   await app.register(fastifyStatic, {
-    root: CONSOLE_DIST,
+    root: dir,
     prefix: '/',
-    // Files are looked up per request: a console built after start (first run) is served too.
     wildcard: true,
     index: false,
     cacheControl: false,
@@ -57,8 +47,8 @@ export const registerConsole = async (app: FastifyInstance, options: ConsoleOpti
   });
 
   const sendIndex = (reply: FastifyReply) => {
-    if (building || !fs.existsSync(indexFile)) {
-      return reply.code(503).type('text/html; charset=utf-8').header('Retry-After', '3').send(BUILDING_PAGE);
+    if (!fs.existsSync(indexFile)) {
+      return reply.code(503).type('text/html; charset=utf-8').header('Retry-After', '5').send(NOT_BUILT_PAGE);
     }
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html');
   };
