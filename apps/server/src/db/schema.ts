@@ -447,6 +447,24 @@ export const deviceStock = pgTable(
 );
 
 /** A registry device added by a provider, with its live state. */
+/**
+ * What devices report every second (online, last seen, battery, signal, firmware, mat): kept
+ * in memory by the ingest and written here in batches, never on the `device` row, which bed
+ * moves and edits lock. Keyed by the device ID a device connects with.
+ */
+export const deviceLiveState = pgTable('device_live_state', {
+  deviceId: text('device_id').primaryKey(),
+  online: boolean('online').notNull(),
+  lastSeenAt: ts('last_seen_at').notNull(),
+  battery: smallint('battery'),
+  signal: smallint('signal'),
+  firmwareVersion: text('firmware_version'),
+  hardwareVersion: text('hardware_version'),
+  /** connected | dislodged (sleep monitors' sensor mat) */
+  mat: text('mat'),
+  updatedAt: ts('updated_at').notNull(),
+});
+
 export const devices = pgTable(
   'device',
   {

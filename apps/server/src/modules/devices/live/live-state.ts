@@ -1,0 +1,77 @@
+/**
+ * The live state of each device, kept in memory by the ingest: every message updates it, and
+ * only what changed since the last flush is written (see LiveStateWriter). The set of dirty
+ * entries is bounded by the number of devices, whatever the message rate: the latest state of
+ * a device replaces the unwritten one.
+ */
+export interface LiveState {
+  online: boolean;
+  lastSeenAt: Date;
+  battery: number | null;
+  signal: number | null;
+  firmwareVersion: string | null;
+  hardwareVersion: string | null;
+  mat: 'connected' | 'dislodged' | null;
+}
+
+/** What one message tells about a device; absent fields keep their value. */
+export type LiveStatePatch = Partial<Omit<LiveState, 'lastSeenAt'>>;
+
+const EMPTY: Omit<LiveState, 'lastSeenAt'> = {
+  online: false,
+  battery: null,
+  signal: null,
+  firmwareVersion: null,
+  hardwareVersion: null,
+  mat: null,
+};
+
+export class LiveStateStore {
+  private readonly states = new Map<string, LiveState>();
+  private dirtyIds = new Set<string>();
+
+  /** Applies a message's news; `seenAt` only moves forward (a late message never rewinds it). */
+  apply(deviceId: string, patch: LiveStatePatch, seenAt: Date): LiveState {
+    const current = this.states.get(deviceId);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LiveStatePatch;
+    const next: LiveState = {
+      ...(current ?? { ...EMPTY, lastSeenAt: seenAt }),
+      ...defined,
+      lastSeenAt: current && current.lastSeenAt > seenAt ? current.lastSeenAt : seenAt,
+    };
+    this.states.set(deviceId, next);
+    this.dirtyIds.add(deviceId);
+    return next;
+  }
+
+  get(deviceId: string): LiveState | undefined {
+    return this.states.get(deviceId);
+  }
+
+  /** Loads what was persisted (at start), without marking it dirty. */
+  load(rows: Iterable<[string, LiveState]>): void {
+    for (const [deviceId, state] of rows) this.states.set(deviceId, state);
+  }
+
+  get dirtyCount(): number {
+    return this.dirtyIds.size;
+  }
+
+  /** Takes up to `max` dirty entries for writing; `putBack` returns them after a failed write. */
+  takeDirty(max: number): { entries: [string, LiveState][]; putBack: () => void } {
+    const entries: [string, LiveState][] = [];
+    for (const deviceId of this.dirtyIds) {
+      if (entries.length >= max) break;
+      const state = this.states.get(deviceId);
+      if (state) entries.push([deviceId, state]);
+    }
+    for (const [deviceId] of entries) this.dirtyIds.delete(deviceId);
+    return {
+      entries,
+      putBack: () => {
+        // A newer update may have marked it dirty again meanwhile: adding is idempotent.
+        for (const [deviceId] of entries) this.dirtyIds.add(deviceId);
+      },
+    };
+  }
+}
