@@ -18,6 +18,7 @@ import { accountHandlers } from './modules/accounts/account.routes.ts';
 import { AccountService } from './modules/accounts/account.service.ts';
 import { ensureInitialAdmin } from './modules/accounts/initial-admin.ts';
 import { auditHandlers } from './modules/audit/audit.routes.ts';
+import { Lifecycle } from './core/lifecycle.ts';
 import { EventStream } from './core/events.ts';
 import { Transactions } from './db/transactions.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
@@ -153,14 +154,32 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     dataDir: deps.config.dataDir,
     log: (message) => app.log.warn(message),
   });
-  // Ended sessions and stale failure counts go away while the server runs.
   services.events.reportErrorsTo((error, event) =>
     app.log.error({ err: redactedError(error), event: event.type }, 'event handler failed'),
   );
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
-  services.sessionPurge.start((error) => app.log.error({ err: redactedError(error) }, 'session purge failed'));
-  app.addHook('onClose', async () => services.sessionPurge.stop());
+  const report = (part: string) => (error: unknown) =>
+    app.log.error({ err: redactedError(error), part }, 'background part failed');
+  const { writer } = services.devices.live;
+  // Stopped in reverse on close (SIGTERM): what produces work stops before the writers flush.
+  const lifecycle = new Lifecycle()
+    .add({
+      name: 'live device state',
+      start: async () => {
+        await writer.load();
+        writer.start(report('live device state'));
+      },
+      stop: () => writer.stop(),
+    })
+    // Ended sessions and stale failure counts go away while the server runs.
+    .add({
+      name: 'session purge',
+      start: () => services.sessionPurge.start(report('session purge')),
+      stop: () => services.sessionPurge.stop(),
+    });
+  await lifecycle.start((part, error) => report(part)(error));
+  app.addHook('onClose', () => lifecycle.stop((part, error) => report(part)(error)));
 
   registerSecurityHeaders(app);
   await app.register(formbody);

@@ -7,6 +7,8 @@ import { CommandService } from './command.service.ts';
 import { DeviceSheetService } from './device-sheet.service.ts';
 import { DeviceService } from './device.service.ts';
 import { GatewayService } from './gateway.service.ts';
+import { LiveStateStore } from './live/live-state.ts';
+import { LiveStateWriter } from './live/live-state.writer.ts';
 import { StockService } from './stock.service.ts';
 import { HttpTelecomPlatform } from './telecom/http-telecom.ts';
 import { TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -34,5 +36,11 @@ export type DeviceServices = ReturnType<typeof buildCore>;
 /** The devices module's services, wired once (the composition root keeps one reference). */
 export const buildDeviceServices = (deps: DeviceDeps) => {
   const core = buildCore(deps);
-  return { ...core, sheets: new DeviceSheetService(deps.db, core) };
+  const store = new LiveStateStore();
+  return {
+    ...core,
+    sheets: new DeviceSheetService(deps.db, core),
+    /** What devices report every second, in memory, written in batches (started by the app's lifecycle). */
+    live: { store, writer: new LiveStateWriter(deps.db, store, deps.clock) },
+  };
 };
