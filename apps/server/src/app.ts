@@ -31,9 +31,7 @@ import { LoginThrottle } from './modules/auth/login-throttle.ts';
 import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { SessionStore } from './modules/auth/session.store.ts';
-import { deviceSheetHandlers } from './modules/devices/device-sheet.routes.ts';
-import { deviceHandlers } from './modules/devices/device.routes.ts';
-import { buildDeviceServices } from './modules/devices/devices.module.ts';
+import { buildDevicesModule } from './modules/devices/devices.module.ts';
 import { buildFacility } from './modules/facility/facility.ts';
 import { bedSheetHandlers } from './modules/facility/bed-sheet.routes.ts';
 import { facilityHandlers } from './modules/facility/facility.routes.ts';
@@ -107,10 +105,13 @@ export const buildServices = (deps: AppDeps) => {
   const facility = buildFacility(db, clock, audit, providers);
   const residents = new ResidentService(db, clock, audit, facility.occupancy);
   const care = buildCare(db, clock, audit, accounts, providers);
-  const devices = buildDeviceServices({ db, clock, config, audit, providers });
+  const devicesModule = buildDevicesModule({ db, clock, config, audit, providers });
+  const devices = devicesModule.services;
   const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
   const sessionPurge = new SessionPurge(db, clock, config.sessionIdleMs, loginGuard);
   return {
+    /** Modules built in the one shape (services, handlers, parts); the others follow. */
+    modules: { devices: devicesModule },
     events,
     transactions,
     sessionPurge,
@@ -159,27 +160,19 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   );
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
-  const report = (part: string) => (error: unknown) =>
+  const report = (part: string, error: unknown) =>
     app.log.error({ err: redactedError(error), part }, 'background part failed');
-  const { writer } = services.devices.live;
-  // Stopped in reverse on close (SIGTERM): what produces work stops before the writers flush.
-  const lifecycle = new Lifecycle()
-    .add({
-      name: 'live device state',
-      start: async () => {
-        await writer.load();
-        writer.start(report('live device state'));
-      },
-      stop: () => writer.stop(),
-    })
-    // Ended sessions and stale failure counts go away while the server runs.
-    .add({
-      name: 'session purge',
-      start: () => services.sessionPurge.start(report('session purge')),
-      stop: () => services.sessionPurge.stop(),
-    });
-  await lifecycle.start((part, error) => report(part)(error));
-  app.addHook('onClose', () => lifecycle.stop((part, error) => report(part)(error)));
+  // Started in order, stopped in reverse on close (SIGTERM): producers stop before writers flush.
+  const lifecycle = new Lifecycle();
+  for (const part of Object.values(services.modules).flatMap((m) => m.parts)) lifecycle.add(part);
+  // Ended sessions and stale failure counts go away while the server runs.
+  lifecycle.add({
+    name: 'session purge',
+    start: (fail) => services.sessionPurge.start(fail),
+    stop: () => services.sessionPurge.stop(),
+  });
+  await lifecycle.start(report);
+  app.addHook('onClose', () => lifecycle.stop(report));
 
   registerSecurityHeaders(app);
   await app.register(formbody);
@@ -197,8 +190,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     ...residentSheetHandlers(services.residentSheets),
     ...facilityHandlers(services.facility.places, services.facility.view, services.facility.occupancy),
     ...bedSheetHandlers(services.facility.sheets),
-    ...deviceHandlers(services.devices),
-    ...deviceSheetHandlers(services.devices.sheets),
+    ...services.modules.devices.handlers,
   };
   // Before the routes: each route keeps the error handler in force when it is added (body parse errors).
   app.setErrorHandler((error, request, reply) => {

@@ -1,7 +1,8 @@
 /** A part of the server that runs in the background: a timer, a writer, a broker, a stream. */
 export interface Part {
   name: string;
-  start(): Promise<void> | void;
+  /** `report` logs a failure of the running part (a timer's flush, a lost connection). */
+  start(report: (error: unknown) => void): Promise<void> | void;
   stop(): Promise<void> | void;
 }
 
@@ -23,7 +24,7 @@ export class Lifecycle {
   async start(report: (name: string, error: unknown) => void): Promise<void> {
     for (const part of this.parts) {
       try {
-        await part.start();
+        await part.start((error) => report(part.name, error));
       } catch (error) {
         await this.stop(report);
         throw error;

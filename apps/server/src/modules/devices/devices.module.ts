@@ -3,7 +3,10 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import type { Module } from '../../module.ts';
 import { CommandService } from './command.service.ts';
+import { deviceSheetHandlers } from './device-sheet.routes.ts';
+import { deviceHandlers } from './device.routes.ts';
 import { DeviceSheetService } from './device-sheet.service.ts';
 import { DeviceService } from './device.service.ts';
 import { GatewayService } from './gateway.service.ts';
@@ -13,7 +16,7 @@ import { StockService } from './stock.service.ts';
 import { HttpTelecomPlatform } from './telecom/http-telecom.ts';
 import { TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
-interface DeviceDeps {
+export interface DeviceDeps {
   db: Db;
   clock: Clock;
   config: Config;
@@ -42,5 +45,30 @@ export const buildDeviceServices = (deps: DeviceDeps) => {
     sheets: new DeviceSheetService(deps.db, core),
     /** What devices report every second, in memory, written in batches (started by the app's lifecycle). */
     live: { store, writer: new LiveStateWriter(deps.db, store, deps.clock) },
+  };
+};
+
+/** The devices module: services, call handlers and the live state writer as a background part. */
+export const buildDevicesModule = (
+  deps: DeviceDeps,
+): Module<
+  ReturnType<typeof buildDeviceServices>,
+  ReturnType<typeof deviceHandlers> & ReturnType<typeof deviceSheetHandlers>
+> => {
+  const services = buildDeviceServices(deps);
+  const { writer } = services.live;
+  return {
+    services,
+    handlers: { ...deviceHandlers(services), ...deviceSheetHandlers(services.sheets) },
+    parts: [
+      {
+        name: 'live device state',
+        start: async (report) => {
+          await writer.load();
+          writer.start(report);
+        },
+        stop: () => writer.stop(),
+      },
+    ],
   };
 };
