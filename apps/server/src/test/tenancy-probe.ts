@@ -510,7 +510,12 @@ export const planCall = (name: string, call: CallDef, refs: ProbeRefs): CallPlan
  * `login_failure` counts failed sign-ins by typed name and address, known names or not (linking it
  * to accounts would tell names apart); no call returns its rows, lists show only a listed account's lock.
  */
-export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce', 'login_failure']);
+/**
+ * Tables no tenant column links. `device_live_state` is keyed by the device ID a device connects
+ * with (the registry's, shared by every provider the device passes through); only the ingest
+ * writes it and no call reads it by itself.
+ */
+export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce', 'login_failure', 'device_live_state']);
 
 const PROVIDER_COLUMN = /(^|_)provider_id$/;
 const ACCOUNT_COLUMN = /(^|_)(account_id|actor_id|created_by|uploaded_by)$/;
