@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodePng } from './png.ts';
-import { crc32, encodePng, JPEG_BYTES, paddedPng, pngChunk, PNG_SIGNATURE, readChunks } from './png-fixture.ts';
+import { crc32, decodePng } from './png.ts';
+import { encodePng, JPEG_BYTES, paddedPng, pngChunk, PNG_SIGNATURE, readChunks } from './png-fixture.ts';
 
 describe('png fixture', () => {
   it('computes the standard CRC-32', () => {
@@ -36,6 +36,10 @@ const withChunk = (png: Buffer, type: string, data: Buffer): Buffer =>
 const chunksOf = (...chunks: Buffer[]) => Buffer.concat([PNG_SIGNATURE, ...chunks]);
 
 describe('decodePng', () => {
+  it('computes the CRC-32 that PNG chunks carry (known vector: IEND)', () => {
+    expect(crc32(new TextEncoder().encode('IEND'))).toBe(0xae426082);
+  });
+
   it('reads width and height of a whole, valid image', () => {
     expect(decodePng(encodePng(200, 200))).toEqual({ width: 200, height: 200 });
     expect(decodePng(encodePng(201, 200))).toEqual({ width: 201, height: 200 });

@@ -12,7 +12,8 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-const crc32 = (bytes: Uint8Array): number => {
+/** CRC-32 as PNG chunks use it (also what the test fixture signs its chunks with). */
+export const crc32 = (bytes: Uint8Array): number => {
   let c = 0xffffffff;
   for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
