@@ -5,7 +5,7 @@ import type { PublishedEvent } from '../core/events.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { describeEachDb } from '../test/db-suites.ts';
 import { eventOutbox, settings } from './schema.ts';
-import { Replan } from './transactions.ts';
+import { RELAY_GRACE_MS, Replan } from './transactions.ts';
 
 describeEachDb('transactions with events after commit (%s)', (target) => {
   let app: TestApp;
@@ -99,13 +99,38 @@ describeEachDb('transactions with events after commit (%s)', (target) => {
 
   it('publishes at start what a crash left between commit and publish', async () => {
     reset();
+    const crashed = new Date(app.clock.now().getTime() - RELAY_GRACE_MS - 1000);
     await app.database.db.insert(eventOutbox).values([
-      { type: 'test.changed', providerId: 4, payload: { left: 1 } },
-      { type: 'test.changed', providerId: 4, payload: { left: 2 } },
+      { type: 'test.changed', providerId: 4, payload: { left: 1 }, createdAt: crashed },
+      { type: 'test.changed', providerId: 4, payload: { left: 2 }, createdAt: crashed },
     ]);
     expect(await app.services.transactions.relayPending(1)).toBe(2);
     expect(seen.map((e) => e.payload)).toEqual([{ left: 1 }, { left: 2 }]);
     expect(await app.database.db.select().from(eventOutbox).where(isNull(eventOutbox.publishedAt))).toEqual([]);
     expect(await app.services.transactions.relayPending()).toBe(0);
+  });
+
+  it('leaves a running instance its just-committed events, and never relays a row twice when instances start together', async () => {
+    reset();
+    const crashed = new Date(app.clock.now().getTime() - RELAY_GRACE_MS - 1000);
+    await app.database.db.insert(eventOutbox).values([
+      { type: 'test.changed', providerId: 5, payload: { fresh: true }, createdAt: app.clock.now() },
+      ...Array.from({ length: 20 }, (_, i) => ({
+        type: 'test.changed',
+        providerId: 5,
+        payload: { old: i },
+        createdAt: crashed,
+      })),
+    ]);
+    const [a, b] = await Promise.all([
+      app.services.transactions.relayPending(3),
+      app.services.transactions.relayPending(3),
+    ]);
+    expect(a + b).toBe(20);
+    expect(seen).toHaveLength(20);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(20);
+    const left = await app.database.db.select().from(eventOutbox).where(isNull(eventOutbox.publishedAt));
+    expect(left.map((r) => r.payload)).toEqual([{ fresh: true }]);
+    await app.database.db.delete(eventOutbox).where(isNull(eventOutbox.publishedAt));
   });
 });

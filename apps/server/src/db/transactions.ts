@@ -1,5 +1,5 @@
 import type { MessageKey, MessageParams } from '@vigil/contract';
-import { asc, inArray, isNull } from 'drizzle-orm';
+import { and, asc, inArray, isNull, lte } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { fail, type AppError } from '../core/app-error.ts';
 import type { DomainEvent, EventStream, PublishedEvent } from '../core/events.ts';
@@ -35,6 +35,8 @@ export const constraintError = (error: unknown, messages: ConstraintMessages): A
 };
 
 const DEFAULT_ATTEMPTS = 6;
+/** A running instance marks its events within milliseconds of the commit; older unmarked rows are a crash's. */
+export const RELAY_GRACE_MS = 30_000;
 
 /**
  * Runs `work` in a transaction (a savepoint when `executor` is one already), again after a
@@ -89,19 +91,34 @@ export class Transactions {
     return result;
   }
 
-  /** Publishes what a crash left in the outbox (call once at start, before serving). */
+  /**
+   * Publishes what a crash left in the outbox (call once at start, before serving). Rows are
+   * claimed with one UPDATE … SKIP LOCKED, so instances starting together never publish the same
+   * row twice; rows younger than the grace period belong to an instance that is running and
+   * about to mark them, and are left to it.
+   */
   async relayPending(batch = 500): Promise<number> {
     let total = 0;
     for (;;) {
-      const rows = await this.db
-        .select()
+      const now = this.clock.now();
+      const cutoff = new Date(now.getTime() - RELAY_GRACE_MS);
+      const unclaimed = this.db
+        .select({ id: eventOutbox.id })
         .from(eventOutbox)
-        .where(isNull(eventOutbox.publishedAt))
+        .where(and(isNull(eventOutbox.publishedAt), lte(eventOutbox.createdAt, cutoff)))
         .orderBy(asc(eventOutbox.id))
-        .limit(batch);
+        .limit(batch)
+        .for('update', { skipLocked: true });
+      const rows = await this.db
+        .update(eventOutbox)
+        .set({ publishedAt: now })
+        .where(inArray(eventOutbox.id, unclaimed))
+        .returning();
       if (!rows.length) return total;
-      await this.publish(
-        rows.map((r) => ({ id: r.id, at: r.createdAt, type: r.type, providerId: r.providerId, payload: r.payload })),
+      this.stream.publish(
+        rows
+          .sort((a, b) => a.id - b.id)
+          .map((r) => ({ id: r.id, at: r.createdAt, type: r.type, providerId: r.providerId, payload: r.payload })),
       );
       total += rows.length;
     }
