@@ -151,11 +151,23 @@ export type DeviceCommMode = (typeof DEVICE_COMM_MODES)[number];
 /** Commands queued for the device gateway. */
 export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init'] as const;
 export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
-export const DEVICE_COMMAND_STATES = ['pending', 'sent', 'acked', 'failed', 'superseded', 'cancelled'] as const;
+export const DEVICE_COMMAND_STATES = [
+  'pending',
+  'sent',
+  'acked',
+  'failed',
+  'expired',
+  'superseded',
+  'cancelled',
+] as const;
 export type DeviceCommandState = (typeof DEVICE_COMMAND_STATES)[number];
 /** Device IDs: digits, letters and '-', at most 64, compared case-insensitively (stored upper-case). */
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9-]+$/;
 export const DEVICE_ID_MAX = 64;
+/** What a device connects with (its MQTT password): 16–128 visible ASCII characters, no spaces. */
+export const DEVICE_SECRET_PATTERN = /^[\x21-\x7e]{16,128}$/;
+export const DEVICE_SECRET_MIN = 16;
+export const DEVICE_SECRET_MAX = 128;
 /** Longest device name. */
 export const DEVICE_NAME_MAX = 64;
 /** Most registry rows one import call takes. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   boolean,
@@ -10,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   serial,
   smallint,
   text,
@@ -442,11 +444,16 @@ export const deviceStock = pgTable(
     batch: text('batch'),
     importedBy: integer('imported_by').references(() => accounts.id),
     importedAt: ts('imported_at').notNull().defaultNow(),
+    /**
+     * What the device connects with (MQTT password), stored only as a scrypt hash
+     * (modules/devices/credentials/secret.ts); null: the device cannot connect.
+     */
+    secretHash: text('secret_hash'),
+    secretSetAt: ts('secret_set_at'),
   },
   (t) => [uniqueIndex('device_stock_device_id').on(t.deviceId), uniqueIndex('device_stock_cipher_id').on(t.cipherId)],
 );
 
-/** A registry device added by a provider, with its live state. */
 /**
  * What devices report every second (online, last seen, battery, signal, firmware, mat): kept
  * in memory by the ingest and written here in batches, never on the `device` row, which bed
@@ -465,6 +472,7 @@ export const deviceLiveState = pgTable('device_live_state', {
   updatedAt: ts('updated_at').notNull(),
 });
 
+/** A registry device added by a provider. */
 export const devices = pgTable(
   'device',
   {
@@ -532,7 +540,7 @@ export const deviceCommands = pgTable(
     /** restart | interval | alg_mode | force_init */
     command: text('command').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
-    /** pending | sent | acked | failed | superseded | cancelled */
+    /** pending | sent | acked | failed | expired | superseded | cancelled */
     state: text('state').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
@@ -550,3 +558,107 @@ export const deviceCommands = pgTable(
     index('device_command_provider_idx').on(t.providerId),
   ],
 );
+
+/**
+ * Every event a device reported (fall, SOS, door, smoke…) and every online/offline change the
+ * server observed, with the provider, bed and resident the device served at that moment, so
+ * history stays true after the device moves. Written in batches by the ingest; the durable
+ * half of deduplication: a QoS 1 redelivery after a crash hits the unique index and is skipped.
+ * No foreign keys: events outlive the rows they mention, and the hot path checks none.
+ */
+export const deviceEvents = pgTable(
+  'device_event',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: text('device_id').notNull(),
+    /** The device's counter; null for changes the server observed (online, offline). */
+    seq: bigint('seq', { mode: 'number' }),
+    /** The device's clock (`ts`); the server's for observed changes. */
+    occurredAt: ts('occurred_at').notNull(),
+    receivedAt: ts('received_at').notNull(),
+    /** The protocol's event name, or online | offline. */
+    event: text('event').notNull(),
+    /** The payload's other fields (occupied, open, active, lat/lng, state; reason for offline). */
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    providerId: integer('provider_id'),
+    deviceRowId: integer('device_row_id'),
+    bedId: integer('bed_id'),
+    residentId: integer('resident_id'),
+  },
+  (t) => [
+    // (device, seq, ts) and not (device, seq): a device whose counter restarts after a reset
+    // sends old seq numbers with new times, and those are new events, not redeliveries.
+    uniqueIndex('device_event_seq').on(t.deviceId, t.seq, t.occurredAt),
+    index('device_event_device_idx').on(t.deviceId, t.occurredAt),
+    index('device_event_provider_idx').on(t.providerId, t.receivedAt),
+    index('device_event_resident_idx').on(t.residentId, t.occurredAt),
+  ],
+);
+
+/**
+ * One row per sleep monitor and minute: what the sleep reports read. Heart and breathing
+ * statistics count only measured samples (0 means none measured).
+ */
+export const deviceMinutes = pgTable(
+  'device_minute',
+  {
+    deviceId: text('device_id').notNull(),
+    /** The minute's start (device clock). */
+    minute: ts('minute').notNull(),
+    providerId: integer('provider_id'),
+    bedId: integer('bed_id'),
+    residentId: integer('resident_id'),
+    samples: integer('samples').notNull(),
+    hrSamples: integer('hr_samples').notNull(),
+    hrMin: smallint('hr_min'),
+    hrAvg: real('hr_avg'),
+    hrMax: smallint('hr_max'),
+    rrSamples: integer('rr_samples').notNull(),
+    rrMin: smallint('rr_min'),
+    rrAvg: real('rr_avg'),
+    rrMax: smallint('rr_max'),
+    inBedSeconds: smallint('in_bed_s').notNull(),
+    asleepSeconds: smallint('asleep_s').notNull(),
+    moveAvg: real('move_avg').notNull(),
+    moveMax: smallint('move_max').notNull(),
+    /** Beat-to-beat intervals (ms) in arrival order, when the device sent them. */
+    rri: integer('rri').array(),
+  },
+  (t) => [
+    primaryKey({ name: 'device_minute_pk', columns: [t.deviceId, t.minute] }),
+    index('device_minute_resident_idx').on(t.residentId, t.minute),
+  ],
+);
+
+/**
+ * Raw samples of devices whose raw upload is on (/device/isUploadData), one row per device and
+ * minute with the samples in columns (`RawMinute`), not one row per sample; deleted after the
+ * retention period (default 31 days) in batches.
+ */
+export const deviceRawMinutes = pgTable(
+  'device_raw',
+  {
+    deviceId: text('device_id').notNull(),
+    minute: ts('minute').notNull(),
+    providerId: integer('provider_id'),
+    samples: jsonb('samples').$type<RawMinuteSamples>().notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'device_raw_pk', columns: [t.deviceId, t.minute] }),
+    index('device_raw_minute_idx').on(t.minute),
+    index('device_raw_provider_idx').on(t.providerId, t.minute),
+  ],
+);
+
+/** A minute's raw samples in columns: index i of every array is one message. */
+export interface RawMinuteSamples {
+  /** Milliseconds after the minute's start. */
+  t: number[];
+  hr: number[];
+  rr: number[];
+  inBed: (0 | 1)[];
+  asleep: (0 | 1)[];
+  move: number[];
+  /** Beat-to-beat intervals of each message (empty when none were sent). */
+  rri: number[][];
+}

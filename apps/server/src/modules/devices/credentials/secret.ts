@@ -1,0 +1,57 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Device secrets are stored only as scrypt hashes. The cost is lower than for people's
+ * passwords (N = 2^12, about 10 ms): secrets are 16–128 characters chosen by machines, and
+ * after a restart every device of a care home reconnects at once (decision 0022). The
+ * parameters travel in the hash, so a later cost change keeps old hashes valid.
+ */
+const N = 4096;
+const R = 8;
+const P = 1;
+const KEY_BYTES = 32;
+
+const derive = (secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> =>
+  new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_BYTES, { N: n, r, p, maxmem: 256 * n * r }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+
+/** `scrypt$N$r$p$salt$key`, salt and key in base64url. */
+export const hashDeviceSecret = async (secret: string): Promise<string> => {
+  const salt = randomBytes(16);
+  const key = await derive(secret, salt, N, R, P);
+  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+};
+
+export const verifyDeviceSecret = async (secret: string, hash: string): Promise<boolean> => {
+  const [scheme, n, r, p, salt, key] = hash.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await derive(secret, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+};
+
+/** A fresh secret for "rotate": 32 characters from a 64-letter alphabet (192 bits). */
+export const generateDeviceSecret = (): string => randomBytes(24).toString('base64url');
+
+/**
+ * Remembers secrets already verified against a hash, so a device reconnecting does not pay for
+ * scrypt again. Keyed by the hash itself: rotating the secret changes the hash, and the old
+ * entry can never match. Only a SHA-256 of the secret is held, in memory.
+ */
+export class VerifiedSecrets {
+  private readonly known = new Map<string, Buffer>();
+  constructor(private readonly limit = 50_000) {}
+
+  async verify(secret: string, hash: string): Promise<boolean> {
+    const digest = createHash('sha256').update(secret).digest();
+    const seen = this.known.get(hash);
+    if (seen) return seen.length === digest.length && timingSafeEqual(seen, digest);
+    if (!(await verifyDeviceSecret(secret, hash))) return false;
+    if (this.known.size >= this.limit) this.known.clear();
+    this.known.set(hash, digest);
+    return true;
+  }
+}
