@@ -20,6 +20,7 @@ import { ensureInitialAdmin } from './modules/accounts/initial-admin.ts';
 import { auditHandlers } from './modules/audit/audit.routes.ts';
 import { Lifecycle } from './core/lifecycle.ts';
 import { EventStream } from './core/events.ts';
+import { LateLog } from './core/log.ts';
 import { Transactions } from './db/transactions.ts';
 import { AuditService } from './modules/audit/audit.service.ts';
 import { authHandlers } from './modules/auth/auth.routes.ts';
@@ -32,6 +33,8 @@ import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
 import { SessionService } from './modules/auth/session.service.ts';
 import { SessionStore } from './modules/auth/session.store.ts';
 import { buildDevicesModule } from './modules/devices/devices.module.ts';
+import { registerGatewayRoutes } from './modules/devices/gateway/gateway.routes.ts';
+import { serverLoginOf } from './modules/devices/broker/external-broker.ts';
 import { buildFacility } from './modules/facility/facility.ts';
 import { bedSheetHandlers } from './modules/facility/bed-sheet.routes.ts';
 import { facilityHandlers } from './modules/facility/facility.routes.ts';
@@ -47,6 +50,8 @@ import { systemHandlers } from './modules/system/system.routes.ts';
 import { SystemService } from './modules/system/system.service.ts';
 
 export { VERSION } from './version.ts';
+/** Device messages waiting to be written beyond which /readyz says not ready. */
+const INGEST_BACKLOG_LIMIT = 20_000;
 import { VERSION } from './version.ts';
 
 export interface AppDeps {
@@ -105,13 +110,16 @@ export const buildServices = (deps: AppDeps) => {
   const facility = buildFacility(db, clock, audit, providers);
   const residents = new ResidentService(db, clock, audit, facility.occupancy);
   const care = buildCare(db, clock, audit, accounts, providers);
-  const devicesModule = buildDevicesModule({ db, clock, config, audit, providers });
+  const log = new LateLog();
+  const devicesModule = buildDevicesModule({ db, clock, config, audit, providers, log });
   const devices = devicesModule.services;
   const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
   const sessionPurge = new SessionPurge(db, clock, config.sessionIdleMs, loginGuard);
   return {
     /** Modules built in the one shape (services, handlers, parts); the others follow. */
     modules: { devices: devicesModule },
+    /** Background parts log here once the HTTP server's logger exists. */
+    log,
     events,
     transactions,
     sessionPurge,
@@ -148,6 +156,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     forceCloseConnections: 'idle',
   });
   const services = buildServices(deps);
+  services.log.attach(app.log);
   await services.rsa.init();
   await ensureInitialAdmin(deps.database.db, services.accounts, services.audit, {
     userName: deps.config.adminUser,
@@ -177,7 +186,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart);
-  const metrics = new Metrics();
+  const metrics = new Metrics([services.devices.gateway.metrics.registry]);
 
   const handlers: Handlers = {
     ...authHandlers(services.auth, services.sessions, services.rsa, services.accounts),
@@ -202,9 +211,23 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const ready = await deps.database.ready().catch(() => false);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', database: deps.database.kind });
+    // Ingest that cannot write (database refusing, backlog over its bound) is not ready for more devices.
+    const ingest = services.devices.gateway.health();
+    const ok = ready && !ingest.failing && ingest.backlog < INGEST_BACKLOG_LIMIT && ingest.broker !== 'unreachable';
+    return reply.code(ok ? 200 : 503).send({
+      status: ok ? 'ready' : 'not-ready',
+      database: deps.database.kind,
+      ingest: { broker: ingest.broker, backlog: ingest.backlog, writing: ingest.failing ? 'failing' : 'ok' },
+    });
   });
   registerMetricsRoute(app, metrics, deps.config.metrics.token);
+  await registerGatewayRoutes(app, {
+    gateway: services.devices.gateway,
+    clock: deps.clock,
+    authToken: deps.config.mqttAuthToken,
+    serverLogin: serverLoginOf(deps.config.mqttUrl),
+    pushSecret: deps.config.operatorPushSecret,
+  });
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApi(VERSION) as never } });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

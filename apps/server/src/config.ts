@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -51,9 +52,34 @@ const EnvSchema = z.object({
   ),
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-  // Reserved for the device and bus issues; validated now so a typo fails at start.
+  // Devices: the embedded broker's port, or an external broker (MQTT_URL) instead; the bus comes later.
   MQTT_PORT: port(1883),
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
+  // The shared-subscription group every instance of one installation joins.
+  MQTT_SHARE_GROUP: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" and "-", at most 64')
+    .default('vigil'),
+  // An external broker's HTTP auth/ACL calls must carry this bearer token; unset: the endpoints are off.
+  MQTT_AUTH_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(16, 'must be at least 16 characters').max(512).optional(),
+  ),
+  // The shared secret operator platforms sign their pushes with; unset: the push endpoint is off.
+  OPERATOR_PUSH_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(16, 'must be at least 16 characters').max(512).optional(),
+  ),
+  // This instance's session at the external broker; stable across restarts, unique per instance.
+  MQTT_CLIENT_ID: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, "_", "." and "-", at most 64')
+      .optional(),
+  ),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   NATS_URL: optionalUrl(['nats', 'tls']),
   // Operator (telecom) IoT platform for NB-IoT / 4G devices; unset turns device sync off.
@@ -63,6 +89,8 @@ const EnvSchema = z.object({
     z.string().trim().min(8, 'must be at least 8 characters').max(512).optional(),
   ),
   TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  // Raw device samples (original data screen) older than this many days are deleted (docs/operations.md).
+  RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(31),
 });
 
 /** Rules between variables, checked on the raw environment so they are reported with the others. */
@@ -89,10 +117,20 @@ export interface Config {
   metrics: { token: string | undefined; listen: { port: number; host: string } | undefined };
   mqttPort: number;
   mqttUrl: string | undefined;
+  /** This instance's MQTT client id at an external broker. */
+  mqttClientId: string;
+  /** The `$share` group of this installation's instances. */
+  mqttShareGroup: string;
+  /** Bearer token of the HTTP auth/ACL endpoints an external broker calls; undefined: off. */
+  mqttAuthToken: string | undefined;
+  /** Shared secret of operator platform pushes; undefined: the push endpoint is off. */
+  operatorPushSecret: string | undefined;
   redisUrl: string | undefined;
   natsUrl: string | undefined;
   /** Operator IoT platform; undefined when TELECOM_API_URL is unset. */
   telecom: { url: string; appKey: string; timeoutMs: number } | undefined;
+  /** Raw samples (`device_raw`) are kept this many days, then deleted in batches. */
+  rawRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -127,11 +165,21 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     },
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttAuthToken: e.MQTT_AUTH_TOKEN,
+    operatorPushSecret: e.OPERATOR_PUSH_SECRET,
+    mqttClientId:
+      e.MQTT_CLIENT_ID ??
+      `vigil-${os
+        .hostname()
+        .replace(/[^A-Za-z0-9_.-]/g, '-')
+        .slice(0, 40)}`,
     redisUrl: e.REDIS_URL,
     natsUrl: e.NATS_URL,
     telecom:
       e.TELECOM_API_URL && e.TELECOM_APP_KEY
         ? { url: e.TELECOM_API_URL, appKey: e.TELECOM_APP_KEY, timeoutMs: e.TELECOM_TIMEOUT_MS }
         : undefined,
+    rawRetentionDays: e.RAW_RETENTION_DAYS,
   };
 };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { StartupError } from './core/startup-error.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
 import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
@@ -20,12 +21,18 @@ const start = async () => {
   const boot = await startBootResponder(config.port, config.host);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
-  const { app, metrics } = await buildApp({
-    config,
-    database,
-    clock: systemClock,
-    logger: { level: config.logLevel },
-  });
+  let built;
+  try {
+    built = await buildApp({ config, database, clock: systemClock, logger: { level: config.logLevel } });
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { app, metrics } = built;
 
   let metricsListener: MetricsListener | undefined;
   let stopping = false;
@@ -60,6 +67,11 @@ const start = async () => {
   }
   app.log.info(
     `Vigil ${database.kind === 'pglite' ? 'on embedded PGlite' : 'on PostgreSQL'} at http://localhost:${config.port}`,
+  );
+  app.log.info(
+    config.mqttUrl
+      ? `devices through the MQTT broker at ${config.mqttUrl.replace(/\/\/[^@/]*@/, '//')}`
+      : `devices connect to the embedded MQTT broker on port ${config.mqttPort}`,
   );
 };
 

@@ -15,6 +15,7 @@ const BUILT: Record<string, Page> = {
   ed719: lazy(() => import('./features/devices/FallDevicePage.tsx')),
   safeDeviceManage: lazy(() => import('./features/devices/SecurityDevicePage.tsx')),
   hostDevice: lazy(() => import('./features/devices/GatewayHostPage.tsx')),
+  historyData: lazy(() => import('./features/history-data/HistoryDataPage.tsx')),
   nurseManage: lazy(() => import('./features/caregivers/CaregiverManagePage.tsx')),
   addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
 };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Role } from './roles.ts';
 
@@ -22,7 +23,7 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   produces?: 'json' | 'binary';
   summary: string;
   tag: string;
-  /** Multipart calls: the largest file taken (default 10 MB); a larger one is refused unread. */
+  /** Multipart calls: the largest file taken (default 10 MB); a larger one is refused as it streams in, nothing of it kept. */
   maxUploadBytes?: number;
   /** Inner 100/101 on this call make the client drop its session. */
   loginSensitive?: boolean;
@@ -31,6 +32,8 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
    * the first answer instead of creating twice (docs/api-conventions.md).
    */
   creates?: boolean;
+  /** The answer carries a secret shown once: it is never stored, so no Idempotency-Key replays it. */
+  secretAnswer?: boolean;
   /**
    * Answered while the account must still replace a generated password; every other call is
    * refused with `password.mustChange` until it does (docs/api-conventions.md).
@@ -67,11 +70,27 @@ export type CallRequest<C extends CallDef> = z.input<C['request']>;
 export type CallParsed<C extends CallDef> = z.output<C['request']>;
 export type CallResult<C extends CallDef> = z.output<C['result']>;
 
-/** A file received by a multipart call. */
+/**
+ * A file received by a multipart call: a handle, not the bytes. The server streams the upload to a
+ * temporary file as it arrives (counting and hashing it, refusing it above the call's limit), so a
+ * large file is never held in memory whole. The file exists while the call's handler runs and is
+ * deleted when the call is answered: read it there, never later.
+ */
 export interface UploadedFile {
-  filename: string;
-  mimetype: string;
-  bytes: Uint8Array;
+  /** The name the client gave; never a path to use on disk. */
+  readonly filename: string;
+  /** The type the client declared; check the content itself before trusting it. */
+  readonly mimetype: string;
+  /** Bytes received. */
+  readonly size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
+  readonly sha256: string;
+  /** The temporary file holding the bytes (readable by the server's user only). */
+  readonly path: string;
+  /** The whole file in memory: for parsers that need it all (spreadsheets, a logo). Mind `size` first. */
+  read(): Promise<Uint8Array>;
+  /** The bytes as a stream, for files too large to hold (firmware images). */
+  stream(): Readable;
 }
 
 /** What a binary call answers. */

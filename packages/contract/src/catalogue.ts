@@ -12,6 +12,7 @@ import {
 import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
+import { originDataCalls } from './calls/origin-data.ts';
 import { residentCalls } from './calls/residents.ts';
 import { spreadsheetCalls } from './calls/spreadsheets.ts';
 import { getFile, getPlatformName, postPlatformName, queryAuditLog, uploadLogo } from './calls/system.ts';
@@ -45,6 +46,7 @@ export const calls = {
   ...deviceCalls,
   ...caregiverCalls,
   ...spreadsheetCalls,
+  ...originDataCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

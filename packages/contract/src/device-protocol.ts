@@ -217,3 +217,55 @@ export const parseDeviceMessage = (topic: string, payload: Uint8Array, nowS: num
   }
   return { ok: true, message: { deviceId: route.deviceId, kind: route.kind, body: parsed.data } as DeviceMessage };
 };
+
+// --- HTTP ways in: an external broker's auth/ACL calls and the operator platform's push --------
+
+/**
+ * What an external broker asks our HTTP authenticator (EMQX's HTTP authenticator, Mosquitto's
+ * go-auth HTTP backend): JSON or form fields. Answer: 200 `{"result":"allow"}`, or 403
+ * `{"result":"deny"}` (EMQX reads a 4xx as "ignore", which ends in a refusal).
+ */
+export const BrokerAuthRequestSchema = z.object({
+  clientid: z.string().min(1).max(256),
+  username: z.string().max(256).optional(),
+  password: z.string().max(512).optional(),
+});
+export type BrokerAuthRequest = z.infer<typeof BrokerAuthRequestSchema>;
+
+/**
+ * An ACL question: may this client publish or subscribe to this topic. EMQX sends `action`
+ * (publish | subscribe); go-auth sends `acc` (1 read, 2 write, 3 read and write, 4 subscribe).
+ */
+export const BrokerAclRequestSchema = z.object({
+  clientid: z.string().min(1).max(256),
+  username: z.string().max(256).optional(),
+  topic: z.string().min(1).max(1024),
+  action: z.enum(['publish', 'subscribe']).optional(),
+  acc: z.coerce.number().int().min(1).max(4).optional(),
+});
+export type BrokerAclRequest = z.infer<typeof BrokerAclRequestSchema>;
+
+/** Messages per operator push. */
+export const OPERATOR_PUSH_MAX = 500;
+/** HMAC-SHA256, hex, of `${timestamp}.${raw body}` with the shared secret: `sha256=<hex>`. */
+export const OPERATOR_SIGNATURE_HEADER = 'x-vigil-signature';
+/** Unix seconds; a push more than 5 minutes from our clock is refused (no replays). */
+export const OPERATOR_TIMESTAMP_HEADER = 'x-vigil-timestamp';
+
+/**
+ * What an operator IoT platform pushes for NB-IoT/4G devices: the messages those devices would
+ * have published over MQTT, each with its device and kind; the payload is the same object.
+ */
+export const OperatorPushSchema = z.strictObject({
+  messages: z
+    .array(
+      z.strictObject({
+        deviceId: z.string().min(1).max(DEVICE_ID_MAX).regex(DEVICE_ID_PATTERN),
+        kind: z.enum(DEVICE_TOPICS),
+        payload: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .min(1)
+    .max(OPERATOR_PUSH_MAX),
+});
+export type OperatorPush = z.infer<typeof OperatorPushSchema>;

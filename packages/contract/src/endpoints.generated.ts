@@ -350,6 +350,12 @@ export const deviceStockRemove: EndpointOf<Calls['deviceStockRemove']> = {
   input: 'json',
   auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
+export const deviceStockSetSecret: EndpointOf<Calls['deviceStockSetSecret']> = {
+  method: 'POST',
+  path: '/device/stock/setSecret',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
 export const getDeviceList: EndpointOf<Calls['getDeviceList']> = {
   method: 'POST',
   path: '/device/getDeviceList',
@@ -671,4 +677,29 @@ export const nursingExportData: EndpointOf<Calls['nursingExportData']> = {
   input: 'json',
   auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
   produces: 'binary',
+};
+export const originDataList: EndpointOf<Calls['originDataList']> = {
+  method: 'POST',
+  path: '/originData/getDataListPage',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const originDataDownload: EndpointOf<Calls['originDataDownload']> = {
+  method: 'GET',
+  path: '/originData/download',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+  produces: 'binary',
+};
+export const originDataDelete: EndpointOf<Calls['originDataDelete']> = {
+  method: 'GET',
+  path: '/originData/delete',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const originDataDeleteAll: EndpointOf<Calls['originDataDeleteAll']> = {
+  method: 'GET',
+  path: '/originData/deleteAll',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };

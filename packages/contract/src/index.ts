@@ -25,4 +25,5 @@ export * from './calls/devices.ts';
 export * from './calls/caregivers.ts';
 export * from './domain.ts';
 export * from './calls/spreadsheets.ts';
+export * from './calls/origin-data.ts';
 export * from './password-rules.ts';

@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Starts the server the way `npm start` does: PGlite on disk under DATA_DIR, no admin password configured. */
 const start = async () => {
-  const config = loadConfig({ DATA_DIR: dataDir });
+  const config = loadConfig({ DATA_DIR: dataDir, MQTT_PORT: '0' });
   const database = await openDatabase({ url: undefined, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
   const { app } = await buildApp({ config, database, clock: systemClock });

@@ -103,7 +103,7 @@ describe('readiness before migrations', () => {
     await database.migrate();
     expect(await database.ready()).toBe(true);
     const { app } = await buildApp({
-      config: loadConfig({ DATA_DIR: os.tmpdir() }),
+      config: loadConfig({ DATA_DIR: os.tmpdir(), MQTT_PORT: '0' }),
       database,
       clock: new ManualClock(),
     });
@@ -127,6 +127,9 @@ describe('graceful shutdown', () => {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         DATABASE_URL: '',
+        MQTT_URL: '',
+        MQTT_PORT: '0',
+        VIGIL_DEMO: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

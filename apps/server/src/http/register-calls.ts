@@ -15,10 +15,10 @@ import {
   type Envelope,
   type Language,
   type MessageKey,
-  type UploadedFile,
 } from '@vigil/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fileTooLarge } from '../core/app-error.ts';
+import { discardUploads, readMultipart } from './uploads.ts';
 import type { CallContext } from './call-context.ts';
 import type { Caller } from '../core/caller.ts';
 import { redactedError } from './log-redaction.ts';
@@ -70,33 +70,13 @@ const fieldOf = (error: AppError): { field?: string } => {
   return field ? { field } : {};
 };
 
-const readMultipart = async (request: FastifyRequest, limit: number): Promise<Record<string, unknown>> => {
-  const out: Record<string, unknown> = {};
-  for await (const part of request.parts({ limits: { fileSize: limit, files: 1, fields: 20 } })) {
-    if (part.type === 'file') {
-      let bytes: Buffer;
-      try {
-        bytes = await part.toBuffer();
-      } catch (error) {
-        // Above the call's limit the rest of the file is never read; the message names that limit.
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(limit);
-        throw error;
-      }
-      const file: UploadedFile = { filename: part.filename, mimetype: part.mimetype, bytes: new Uint8Array(bytes) };
-      out[part.fieldname] = file;
-    } else {
-      out[part.fieldname] = part.value;
-    }
-  }
-  return out;
-};
-
 const rawInput = async (call: CallDef, request: FastifyRequest): Promise<unknown> => {
   switch (call.input) {
     case 'query':
       return request.query ?? {};
     case 'multipart':
       if (!request.isMultipart()) return {};
+      // Files are streamed to temporary files, deleted when the call is answered (see registerCalls).
       return readMultipart(request, call.maxUploadBytes ?? MAX_UPLOAD_BYTES);
     default:
       return request.body ?? {};
@@ -167,6 +147,16 @@ export const registerCalls = (
     app.route({
       method: call.method,
       url: call.path,
+      // A call's uploads are deleted before its answer goes out; the handler's `finally` covers a
+      // request that never gets one (the client went away).
+      ...(call.input === 'multipart'
+        ? {
+            onSend: async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+              await discardUploads(request);
+              return payload;
+            },
+          }
+        : {}),
       handler: async (request, reply) => {
         const started = process.hrtime.bigint();
         const lang = languageOf(request);
@@ -191,7 +181,10 @@ export const registerCalls = (
             ip: request.ip,
             userAgent: request.headers['user-agent'],
           };
-          const key = caller && idempotency && call.produces !== 'binary' ? idempotencyKeyOf(request) : undefined;
+          const key =
+            caller && idempotency && call.produces !== 'binary' && !call.secretAnswer
+              ? idempotencyKeyOf(request)
+              : undefined;
           if (caller && idempotency && key !== undefined) {
             // A repeat of the same key gets the first answer instead of running the call again.
             const answer = await idempotency.run({ accountId: caller.accountId, call: name, key }, raw, async () => {
@@ -220,6 +213,7 @@ export const registerCalls = (
           inner = appError.status;
           return reply.code(appError.httpStatus).send(envelopeOf(appError, lang));
         } finally {
+          await discardUploads(request);
           observer.observe(name, inner, Number(process.hrtime.bigint() - started) / 1e9);
         }
       },

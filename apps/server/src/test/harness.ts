@@ -131,6 +131,8 @@ export const createTestApp = async (target: DbTarget, options: TestAppOptions = 
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     // Tests play the proxy: X-Forwarded-For names the client.
     TRUST_PROXY: 'true',
+    // Each test server's embedded MQTT broker on a free port of its own.
+    MQTT_PORT: '0',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());

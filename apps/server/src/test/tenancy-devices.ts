@@ -1,6 +1,6 @@
 import { deviceCalls } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
-import { devices } from '../db/schema.ts';
+import { deviceRawMinutes, devices } from '../db/schema.ts';
 import type { TestApp } from './harness.ts';
 import type { ProbeRefs } from './tenancy-probe.ts';
 
@@ -84,6 +84,20 @@ export const seedDevices = async (
     'A sub-device',
     await app.call(deviceCalls.heInsertDevice, { hostDeviceId: ids.aHost, deviceId: ids.aSub, deviceType: 20995 }, a),
   );
+  // Raw samples of B's sensor and of A's sub-device, today (UTC), as the ingest keeps them for the original data calls.
+  const today = Date.parse(app.clock.now().toISOString().slice(0, 10));
+  const raw = { t: [0], hr: [60], rr: [14], inBed: [1 as const], asleep: [0 as const], move: [0], rri: [[900]] };
+  for (const deviceId of [ids.bSensor, ids.aSub]) {
+    const [device] = await app.database.db.select().from(devices).where(eq(devices.deviceId, deviceId));
+    await app.database.db.insert(deviceRawMinutes).values(
+      [0, 1].map((m) => ({
+        deviceId,
+        minute: new Date(today + m * 60_000),
+        providerId: device?.providerId ?? null,
+        samples: raw,
+      })),
+    );
+  }
   return {
     deviceCode: {
       foreign: [

@@ -114,6 +114,8 @@ const FIELD_SAMPLES: Record<string, () => string> = {
   phone: () => `139${String(++counter).padStart(8, '0')}`,
   sleepTime: () => '22:00',
   wakeTime: () => '06:30',
+  // Raw data days (original data calls): today, in UTC, the day the devices seed writes raw rows on.
+  day: () => new Date().toISOString().slice(0, 10),
 };
 
 /** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */

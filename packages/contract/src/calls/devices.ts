@@ -7,6 +7,9 @@ import {
   DEVICE_COMMANDS,
   DEVICE_GROUP_NAMES,
   DEVICE_NAME_MAX,
+  DEVICE_SECRET_MAX,
+  DEVICE_SECRET_MIN,
+  DEVICE_SECRET_PATTERN,
   DEVICE_STOCK_IMPORT_MAX,
 } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
@@ -71,6 +74,17 @@ const providerFilter = intId
   .describe('Only this provider (must be visible); default: the chosen provider, else the whole scope');
 
 const digits = (n: string) => new RegExp(`^[0-9]{${n}}$`);
+/**
+ * What a device connects with: its MQTT password (client ID and user name are its device ID).
+ * Taken exactly as sent (not trimmed: a space is never part of one); stored only as a hash.
+ */
+export const deviceSecretSchema = z
+  .string()
+  .regex(DEVICE_SECRET_PATTERN, { error: 'device.secretFormat' })
+  .describe(
+    `Device secret (MQTT password): ${DEVICE_SECRET_MIN} to ${DEVICE_SECRET_MAX} visible ASCII characters, ` +
+      'no spaces; stored only as a hash, never answered back',
+  );
 /** One registry entry as an administrator loads it. */
 export const DeviceStockRowInputSchema = z.object({
   deviceId: deviceIdSchema,
@@ -95,6 +109,7 @@ export const DeviceStockRowInputSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9._-]{1,32}$/, { error: 'validation.format' })
     .optional(),
+  secret: deviceSecretSchema.optional(),
 });
 export type DeviceStockRowInput = z.input<typeof DeviceStockRowInputSchema>;
 
@@ -194,6 +209,8 @@ export const DeviceStockRowSchema = z.object({
   firmwareType: z.string().nullable(),
   batch: z.string().nullable(),
   importTime: time,
+  hasSecret: z.boolean().describe('A device secret is set (the secret and its hash are never answered)'),
+  secretSetTime: time.nullable().describe('When the secret was set or last rotated'),
   stockState: z.enum(['in_stock', 'added']),
   providerId: z.number().int().nullable().describe('The provider that added it'),
   providerName: z.string().nullable(),
@@ -273,6 +290,28 @@ export const deviceCalls = {
       'Remove a registry entry loaded by mistake; only while it is in stock (device.notInStock once a provider ' +
       'added it, device.notRegistered when unknown). Documented extra.',
     tag: 'device',
+  }),
+  deviceStockSetSecret: defineCall({
+    method: 'POST',
+    path: '/device/stock/setSecret',
+    auth: ADMINS,
+    input: 'json',
+    request: z.object({
+      deviceId: deviceIdSchema,
+      secret: deviceSecretSchema.optional().describe('The secret to set; without it the server generates one (rotate)'),
+    }),
+    result: z.object({
+      deviceId: z.string(),
+      secret: z.string().describe('The secret now set, in plain text: answered this one time only'),
+    }),
+    summary:
+      'Set or rotate the secret a registry device connects with (MQTT password; client ID and user name are its ' +
+      'device ID). With secret that one is set, without it the server generates one; the old secret stops working. ' +
+      'The answer carries the secret in plain text this one time only: the server keeps only a hash. ' +
+      'device.notRegistered when unknown. An Idempotency-Key is ignored here: the answer is never stored for ' +
+      'replay, since it holds the secret. Documented extra.',
+    tag: 'device',
+    secretAnswer: true,
   }),
 
   // --- Devices -----------------------------------------------------------------------------------

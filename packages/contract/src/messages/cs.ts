@@ -127,6 +127,8 @@ export const cs: Record<MessageKey, string> = {
   'field.bunkId': 'Lůžko',
   'field.userId': 'Klient',
   'field.deviceId': 'ID zařízení',
+  'originData.dayFormat': 'Pole „{field}“ musí být den ve formátu RRRR-MM-DD, například 2026-03-01.',
+  'field.day': 'Den',
   'field.providerId': 'Poskytovatel',
   'field.sort': 'Pořadí',
   'field.mattress': 'Materiál matrace',
@@ -194,6 +196,8 @@ export const cs: Record<MessageKey, string> = {
   'device.imeiFormat': 'Pole „{field}“ musí obsahovat 15 číslic.',
   'device.iccidFormat':
     'Pole „{field}“ musí obsahovat 18 až 20 číslic, volitelně následovaných jedním kontrolním znakem.',
+  'device.secretFormat':
+    'Pole „{field}“ musí mít 16 až 128 znaků: pouze písmena A–Z a a–z bez diakritiky, číslice a symboly, bez mezer.',
   'device.linkedToBed': 'Toto zařízení je připojeno k lůžku {bed}. Nejprve ho od lůžka odpojte.',
   'device.hasSubDevices': 'K této bráně jsou stále připojena podřízená zařízení (počet: {count}). Nejprve je odeberte.',
   'device.gatewayFull': 'Brána pojme méně než {max} podřízených zařízení; tato je již plná.',
@@ -240,6 +244,7 @@ export const cs: Record<MessageKey, string> = {
   'field.model': 'Model',
   'field.batch': 'Šarže',
   'field.firmwareType': 'Typ firmwaru',
+  'field.secret': 'Tajný klíč zařízení',
   'field.stockState': 'Stav skladu',
   'field.emptyBed': 'Potvrzení prázdného lůžka',
   'validation.phone':
@@ -359,6 +364,7 @@ export const cs: Record<MessageKey, string> = {
   'sheet.col.model': 'Model',
   'sheet.col.firmwareType': 'Typ firmwaru',
   'sheet.col.batch': 'Šarže',
+  'sheet.col.secret': 'Tajný klíč zařízení',
   'sheet.col.remark': 'Poznámka',
   'sheet.col.name': 'Jméno',
   'sheet.col.gender': 'Pohlaví',
@@ -408,4 +414,6 @@ export const cs: Record<MessageKey, string> = {
   'sheet.note.passwords':
     'Každý pečovatel získá účet do aplikace s vygenerovaným heslem, které se zobrazí jednou po importu.',
   'sheet.note.hostOfProvider': '{column}: brána již přidaná k tomuto poskytovateli.',
+  'sheet.note.secret':
+    '{column}: nepovinné; heslo, kterým se zařízení připojuje: 16 až 128 písmen A–Z a a–z, číslic a symbolů, bez mezer. Ukládá se pouze jeho hash, nelze jej znovu přečíst. Pokud zůstane prázdné, lze jej nastavit později ve skladu zařízení.',
 };

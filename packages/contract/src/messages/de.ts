@@ -138,6 +138,8 @@ export const de: Record<MessageKey, string> = {
   'field.bunkId': 'Bett',
   'field.userId': 'Bewohner',
   'field.deviceId': 'Geräte-ID',
+  'originData.dayFormat': 'Das Feld „{field}“ muss ein Tag im Format JJJJ-MM-TT sein, zum Beispiel 2026-03-01.',
+  'field.day': 'Tag',
   'field.providerId': 'Träger',
   'field.sort': 'Sortierung',
   'field.mattress': 'Matratzenmaterial',
@@ -208,6 +210,8 @@ export const de: Record<MessageKey, string> = {
   'device.imeiFormat': 'Das Feld „{field}“ muss aus 15 Ziffern bestehen.',
   'device.iccidFormat':
     'Das Feld „{field}“ muss aus 18 bis 20 Ziffern bestehen, optional gefolgt von einem Prüfzeichen.',
+  'device.secretFormat':
+    'Das Feld „{field}“ muss 16 bis 128 Zeichen lang sein: nur Buchstaben A–Z und a–z, Ziffern und Sonderzeichen, ohne Leerzeichen.',
   'device.linkedToBed':
     'Dieses Gerät ist mit dem Bett {bed} verknüpft. Heben Sie zuerst die Verknüpfung mit dem Bett auf.',
   'device.hasSubDevices':
@@ -258,6 +262,7 @@ export const de: Record<MessageKey, string> = {
   'field.model': 'Modell',
   'field.batch': 'Charge',
   'field.firmwareType': 'Firmwaretyp',
+  'field.secret': 'Geräteschlüssel',
   'field.stockState': 'Bestandsstatus',
   'field.emptyBed': 'Bestätigung leeres Bett',
   'validation.phone':
@@ -380,6 +385,7 @@ export const de: Record<MessageKey, string> = {
   'sheet.col.model': 'Modell',
   'sheet.col.firmwareType': 'Firmwaretyp',
   'sheet.col.batch': 'Charge',
+  'sheet.col.secret': 'Geräteschlüssel',
   'sheet.col.remark': 'Bemerkung',
   'sheet.col.name': 'Name',
   'sheet.col.gender': 'Geschlecht',
@@ -430,4 +436,6 @@ export const de: Record<MessageKey, string> = {
   'sheet.note.passwords':
     'Jede Pflegekraft erhält ein App-Konto mit einem generierten Passwort, das nach dem Import einmalig angezeigt wird.',
   'sheet.note.hostOfProvider': '{column}: ein Gateway-Host, der diesem Träger bereits hinzugefügt wurde.',
+  'sheet.note.secret':
+    '{column}: optional; das Passwort, mit dem sich das Gerät verbindet: 16 bis 128 Buchstaben A–Z und a–z, Ziffern und Sonderzeichen, ohne Leerzeichen. Gespeichert wird nur ein Hash, er lässt sich nicht wieder auslesen. Leer: später im Gerätebestand festlegen.',
 };

@@ -1,5 +1,6 @@
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
+import { originDataMessages } from './domains/origin-data.ts';
 import { facilityMessages } from './domains/facility.ts';
 import { residentMessages } from './domains/residents.ts';
 import { spreadsheetMessages } from './domains/spreadsheet.ts';
@@ -95,6 +96,7 @@ export const enUS = {
   ...facilityMessages.en,
   ...residentMessages.en,
   ...deviceMessages.en,
+  ...originDataMessages.en,
   ...caregiverMessages.en,
   ...spreadsheetMessages.en,
 } as const;

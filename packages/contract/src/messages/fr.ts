@@ -131,6 +131,8 @@ export const fr: Record<MessageKey, string> = {
   'field.bunkId': 'Lit',
   'field.userId': 'Résident',
   'field.deviceId': 'ID de l’appareil',
+  'originData.dayFormat': '{field} : indiquez un jour au format AAAA-MM-JJ, par exemple 2026-03-01.',
+  'field.day': 'Jour',
   'field.providerId': 'Prestataire',
   'field.sort': 'Ordre de tri',
   'field.mattress': 'Matériau du matelas',
@@ -199,6 +201,8 @@ export const fr: Record<MessageKey, string> = {
   'device.restartOffline': 'Le redémarrage ne peut être envoyé qu’aux appareils en ligne.',
   'device.imeiFormat': '{field} doit comporter 15 chiffres.',
   'device.iccidFormat': '{field} doit comporter de 18 à 20 chiffres, éventuellement suivis d’un caractère de contrôle.',
+  'device.secretFormat':
+    '{field} doit comporter de 16 à 128 caractères : uniquement des lettres A–Z et a–z, des chiffres et des symboles, sans espaces.',
   'device.linkedToBed': 'Cet appareil est associé au lit {bed}. Dissociez-le d’abord du lit.',
   'device.hasSubDevices': 'Cette passerelle a encore {count} sous-appareils. Retirez-les d’abord.',
   'device.gatewayFull': 'Une passerelle accepte moins de {max} sous-appareils ; celle-ci est pleine.',
@@ -246,6 +250,7 @@ export const fr: Record<MessageKey, string> = {
   'field.model': 'Modèle',
   'field.batch': 'Lot',
   'field.firmwareType': 'Type de firmware',
+  'field.secret': 'Secret de l’appareil',
   'field.stockState': 'État du stock',
   'field.emptyBed': 'Confirmation de lit vide',
   'validation.phone':
@@ -367,6 +372,7 @@ export const fr: Record<MessageKey, string> = {
   'sheet.col.model': 'Modèle',
   'sheet.col.firmwareType': 'Type de firmware',
   'sheet.col.batch': 'Lot',
+  'sheet.col.secret': 'Secret de l’appareil',
   'sheet.col.remark': 'Remarque',
   'sheet.col.name': 'Nom',
   'sheet.col.gender': 'Sexe',
@@ -417,4 +423,6 @@ export const fr: Record<MessageKey, string> = {
   'sheet.note.passwords':
     'Chaque soignant reçoit un compte pour l’application avec un mot de passe généré, affiché une seule fois après l’import.',
   'sheet.note.hostOfProvider': '{column} : une passerelle déjà ajoutée à ce prestataire.',
+  'sheet.note.secret':
+    '{column} : facultatif ; le mot de passe avec lequel l’appareil se connecte : de 16 à 128 lettres A–Z et a–z, chiffres et symboles, sans espaces. Seule une empreinte (hash) est conservée : il ne peut pas être relu. Vide : à définir plus tard dans le registre des appareils.',
 };

@@ -132,6 +132,8 @@ export const itIT: Record<MessageKey, string> = {
   'field.bunkId': 'Letto',
   'field.userId': 'Ospite',
   'field.deviceId': 'ID dispositivo',
+  'originData.dayFormat': 'Il campo “{field}” deve essere un giorno nel formato AAAA-MM-GG, ad esempio 2026-03-01.',
+  'field.day': 'Giorno',
   'field.providerId': 'Ente gestore',
   'field.sort': 'Ordinamento',
   'field.mattress': 'Materiale del materasso',
@@ -201,6 +203,8 @@ export const itIT: Record<MessageKey, string> = {
   'device.imeiFormat': 'Il campo “{field}” deve contenere 15 cifre.',
   'device.iccidFormat':
     'Il campo “{field}” deve contenere da 18 a 20 cifre, eventualmente seguite da un carattere di controllo.',
+  'device.secretFormat':
+    'Il campo “{field}” deve contenere da 16 a 128 caratteri: solo lettere A–Z e a–z, cifre e simboli, senza spazi.',
   'device.linkedToBed': 'Questo dispositivo è collegato al letto {bed}. Scollegarlo prima dal letto.',
   'device.hasSubDevices': 'Questo gateway ha ancora {count} sottodispositivi. Rimuoverli prima.',
   'device.gatewayFull': 'Un gateway può gestire meno di {max} sottodispositivi; questo è al completo.',
@@ -248,6 +252,7 @@ export const itIT: Record<MessageKey, string> = {
   'field.model': 'Modello',
   'field.batch': 'Lotto',
   'field.firmwareType': 'Tipo di firmware',
+  'field.secret': 'Chiave segreta del dispositivo',
   'field.stockState': 'Stato di magazzino',
   'field.emptyBed': 'Conferma letto vuoto',
   'validation.phone':
@@ -369,6 +374,7 @@ export const itIT: Record<MessageKey, string> = {
   'sheet.col.model': 'Modello',
   'sheet.col.firmwareType': 'Tipo di firmware',
   'sheet.col.batch': 'Lotto',
+  'sheet.col.secret': 'Chiave segreta del dispositivo',
   'sheet.col.remark': 'Note',
   'sheet.col.name': 'Nome e cognome',
   'sheet.col.gender': 'Sesso',
@@ -419,4 +425,6 @@ export const itIT: Record<MessageKey, string> = {
   'sheet.note.passwords':
     'Ogni operatore riceve un account per l’app con una password generata automaticamente, mostrata una sola volta al termine dell’importazione.',
   'sheet.note.hostOfProvider': '{column}: un gateway già aggiunto a questo ente gestore.',
+  'sheet.note.secret':
+    '{column}: facoltativo; la password con cui il dispositivo si collega: da 16 a 128 lettere A–Z e a–z, cifre e simboli, senza spazi. Viene conservato solo un hash, non è possibile rileggerla. Se vuoto, la si può impostare in seguito nel magazzino dispositivi.',
 };

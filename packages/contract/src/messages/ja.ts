@@ -132,6 +132,8 @@ export const ja: Record<MessageKey, string> = {
   'field.bunkId': 'ベッド',
   'field.userId': '入居者',
   'field.deviceId': 'デバイスID',
+  'originData.dayFormat': '{field}は YYYY-MM-DD 形式の日付で入力してください（例：2026-03-01）。',
+  'field.day': '日付',
   'field.providerId': 'サービス事業者',
   'field.sort': '表示順',
   'field.mattress': 'マットレスの素材',
@@ -199,6 +201,7 @@ export const ja: Record<MessageKey, string> = {
   'device.imeiFormat': '{field}は 15 桁の数字で入力してください。',
   'device.iccidFormat':
     '{field}は 18～20 桁の数字で入力してください（末尾にチェック文字を 1 文字付けることもできます）。',
+  'device.secretFormat': '{field}は英字・数字・記号のみで 16～128 文字にしてください（空白は使用できません）。',
   'device.linkedToBed': 'このデバイスはベッド {bed} に紐付いています。先にベッドとの紐付けを解除してください。',
   'device.hasSubDevices': 'このゲートウェイ本体にはまだ子機が {count} 台あります。先に子機を削除してください。',
   'device.gatewayFull': 'ゲートウェイ本体 1 台の子機は {max} 台未満に限られます。この本体は満杯です。',
@@ -246,6 +249,7 @@ export const ja: Record<MessageKey, string> = {
   'field.model': '型番',
   'field.batch': 'ロット',
   'field.firmwareType': 'ファームウェア種別',
+  'field.secret': 'デバイスシークレット',
   'field.stockState': '在庫状態',
   'field.emptyBed': 'ベッドが空であることの確認',
   'validation.phone':
@@ -367,6 +371,7 @@ export const ja: Record<MessageKey, string> = {
   'sheet.col.model': '型番',
   'sheet.col.firmwareType': 'ファームウェア種別',
   'sheet.col.batch': 'ロット',
+  'sheet.col.secret': 'デバイスシークレット',
   'sheet.col.remark': '備考',
   'sheet.col.name': '氏名',
   'sheet.col.gender': '性別',
@@ -415,4 +420,6 @@ export const ja: Record<MessageKey, string> = {
   'sheet.note.passwords':
     '介護職員ごとに、自動生成されたパスワード付きのアプリアカウントが作成されます。パスワードはインポート後に一度だけ表示されます。',
   'sheet.note.hostOfProvider': '{column}：このサービス事業者に追加済みのゲートウェイ本体。',
+  'sheet.note.secret':
+    '{column}：任意。デバイスが接続に使うパスワードで、空白を含まない英字・数字・記号 16～128 文字。ハッシュのみ保存されるため、後から読み出すことはできません。空欄の場合は後で登録台帳から設定できます。',
 };

@@ -128,6 +128,8 @@ export const ko: Record<MessageKey, string> = {
   'field.bunkId': '침대',
   'field.userId': '어르신',
   'field.deviceId': '기기 ID',
+  'originData.dayFormat': '{field} 항목은 YYYY-MM-DD 형식의 날짜여야 합니다(예: 2026-03-01).',
+  'field.day': '날짜',
   'field.providerId': '기관',
   'field.sort': '정렬 순서',
   'field.mattress': '매트리스 소재',
@@ -193,6 +195,7 @@ export const ko: Record<MessageKey, string> = {
   'device.restartOffline': '재시작은 온라인 상태인 기기에만 보낼 수 있습니다.',
   'device.imeiFormat': '{field} 항목은 15자리 숫자여야 합니다.',
   'device.iccidFormat': '{field} 항목은 18~20자리 숫자여야 하며, 끝에 검증 문자 1자를 붙일 수 있습니다.',
+  'device.secretFormat': '{field} 항목은 영문자, 숫자, 기호로 된 16~128자여야 하며 공백은 사용할 수 없습니다.',
   'device.linkedToBed': '이 기기는 {bed} 침대에 연결되어 있습니다. 먼저 침대와의 연결을 해제해 주세요.',
   'device.hasSubDevices': '이 게이트웨이 호스트에 아직 하위 기기 {count}대가 있습니다. 먼저 제거해 주세요.',
   'device.gatewayFull': '게이트웨이 호스트의 하위 기기는 {max}대 미만이어야 합니다. 이 호스트는 가득 찼습니다.',
@@ -237,6 +240,7 @@ export const ko: Record<MessageKey, string> = {
   'field.model': '모델',
   'field.batch': '배치',
   'field.firmwareType': '펌웨어 유형',
+  'field.secret': '기기 비밀 키',
   'field.stockState': '재고 상태',
   'field.emptyBed': '빈 침대 확인',
   'validation.phone':
@@ -356,6 +360,7 @@ export const ko: Record<MessageKey, string> = {
   'sheet.col.model': '모델',
   'sheet.col.firmwareType': '펌웨어 유형',
   'sheet.col.batch': '배치',
+  'sheet.col.secret': '기기 비밀 키',
   'sheet.col.remark': '비고',
   'sheet.col.name': '이름',
   'sheet.col.gender': '성별',
@@ -403,4 +408,6 @@ export const ko: Record<MessageKey, string> = {
   'sheet.note.passwords':
     '요양보호사마다 앱 계정과 자동 생성된 비밀번호가 발급되며, 비밀번호는 가져오기 후 한 번만 표시됩니다.',
   'sheet.note.hostOfProvider': '{column}: 이 기관에 이미 추가된 게이트웨이 호스트.',
+  'sheet.note.secret':
+    '{column}: 선택 항목. 기기가 접속할 때 쓰는 비밀번호로, 공백 없이 영문자·숫자·기호 16~128자. 해시만 저장되므로 다시 읽을 수 없습니다. 비워 두면 나중에 기기 재고에서 설정할 수 있습니다.',
 };

@@ -1,6 +1,7 @@
 import type { MessageKey } from './en-US.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
+import { originDataMessages } from './domains/origin-data.ts';
 import { facilityMessages } from './domains/facility.ts';
 import { residentMessages } from './domains/residents.ts';
 import { spreadsheetMessages } from './domains/spreadsheet.ts';
@@ -95,6 +96,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...facilityMessages.zh,
   ...residentMessages.zh,
   ...deviceMessages.zh,
+  ...originDataMessages.zh,
   ...caregiverMessages.zh,
   ...spreadsheetMessages.zh,
 };

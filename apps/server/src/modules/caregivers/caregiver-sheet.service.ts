@@ -68,7 +68,7 @@ export class CaregiverSheetService {
    * in row order, for the manager to hand over.
    */
   async import(actor: SheetActor, file: UploadedFile | undefined, providerId: number | undefined) {
-    const content = readSheet(file, CAREGIVER_SHEET, actor.lang);
+    const content = await readSheet(file, CAREGIVER_SHEET, actor.lang);
     const { records } = content;
     const validated = validateRows(
       insertNursing.request,

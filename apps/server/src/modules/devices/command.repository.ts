@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { deviceCommands } from '../../db/schema.ts';
 
@@ -71,6 +71,24 @@ export class CommandRepository {
       .from(deviceCommands)
       .where(and(eq(deviceCommands.deviceId, deviceId), eq(deviceCommands.state, 'pending')))
       .orderBy(asc(deviceCommands.id));
+  }
+
+  /** Commands to (re)send when a device connects: pending, or sent and never answered; oldest first. */
+  async undeliveredFor(db: Executor, deviceId: string): Promise<CommandRecord[]> {
+    return db
+      .select()
+      .from(deviceCommands)
+      .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.state, ['pending', 'sent'])))
+      .orderBy(asc(deviceCommands.id));
+  }
+
+  /** Unanswered commands queued before `before` expire; returns them. */
+  async expire(db: Executor, before: Date, now: Date): Promise<CommandRecord[]> {
+    return db
+      .update(deviceCommands)
+      .set({ state: 'expired', updatedAt: now })
+      .where(and(inArray(deviceCommands.state, ['pending', 'sent']), lt(deviceCommands.createdAt, before)))
+      .returning();
   }
 
   async update(db: Executor, id: number, values: Partial<typeof deviceCommands.$inferInsert>): Promise<void> {

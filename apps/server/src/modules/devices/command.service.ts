@@ -26,12 +26,15 @@ interface QueueSpec {
   apply?: Partial<typeof devices.$inferInsert>;
 }
 
+/** A command nobody answered this long after it was queued expires (docs/device-protocol.md). */
+export const COMMAND_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Commands that must reach a device. The MQTT device gateway is not part of this server yet, so
- * nothing is delivered here: each command is stored durably as `pending`, a newer command of the
- * same kind supersedes a pending one, and the gateway will take them with `pendingFor`, then
- * report `markSent`, `markAcked` or `markFailed`. Callers are told the command is queued, never
- * that the device carried it out.
+ * Commands that must reach a device. Each command is stored durably as `pending`, a newer
+ * command of the same kind supersedes a pending one; the device gateway sends it when it is
+ * queued and again whenever the device connects (`undeliveredFor`, `markSent`), and the
+ * device's answer moves it to acked or failed (`acknowledge`); unanswered, it expires after
+ * COMMAND_EXPIRY_MS. Callers are told the command is queued, never that the device carried it out.
  */
 export class CommandService {
   readonly repo = new CommandRepository();
@@ -41,10 +44,20 @@ export class CommandService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly audit: AuditService,
+    /** Whether the device gateway sees the device online now (undefined: it never spoke to it). */
+    private readonly liveOnline: (deviceId: string) => boolean | undefined = () => undefined,
   ) {}
 
-  private queue(caller: Caller, deviceId: string, spec: QueueSpec, ip: string): Promise<CommandReceipt> {
-    return this.db.transaction(async (tx) => {
+  private readonly queuedListeners = new Set<(deviceId: string) => void>();
+
+  /** Called after a command is committed (the gateway sends it at once to a connected device). */
+  onQueued(listener: (deviceId: string) => void): () => void {
+    this.queuedListeners.add(listener);
+    return () => this.queuedListeners.delete(listener);
+  }
+
+  private async queue(caller: Caller, deviceId: string, spec: QueueSpec, ip: string): Promise<CommandReceipt> {
+    const receipt = await this.db.transaction(async (tx) => {
       const device = await visibleDevice(this.devices, caller, deviceId, tx, true);
       await spec.check?.(device, tx);
       const now = this.clock.now();
@@ -73,8 +86,17 @@ export class CommandService {
         },
         tx,
       );
-      return { commandId: row.id, command: spec.command, state: 'pending' as const, queuedTime: now.toISOString() };
+      return {
+        deviceId: device.deviceId,
+        commandId: row.id,
+        command: spec.command,
+        state: 'pending' as const,
+        queuedTime: now.toISOString(),
+      };
     });
+    const { deviceId: queuedFor, ...answer } = receipt;
+    for (const listener of this.queuedListeners) listener(queuedFor);
+    return answer;
   }
 
   /** Restart: only an online device can be told to restart. */
@@ -86,7 +108,7 @@ export class CommandService {
         command: 'restart',
         payload: {},
         check: (device) => {
-          if (!device.online) throw fail('device.restartOffline');
+          if (!(this.liveOnline(device.deviceId) ?? device.online)) throw fail('device.restartOffline');
         },
       },
       ip,
@@ -164,16 +186,42 @@ export class CommandService {
     return this.repo.moveProvider(tx, deviceRowIds, providerId, this.clock.now());
   }
 
-  // --- For the device gateway (a later issue) --------------------------------------------------
+  // --- For the device gateway ------------------------------------------------------------------
 
   /** Pending commands for a device ID, oldest first. */
   pendingFor(deviceId: string, tx: Executor = this.db): Promise<CommandRecord[]> {
     return this.repo.pendingFor(tx, deviceId.toUpperCase());
   }
 
-  /** pending → sent (one more delivery attempt). False when the command is no longer pending. */
+  /** Commands to send when a device connects: pending, and sent but never answered. */
+  undeliveredFor(deviceId: string, tx: Executor = this.db): Promise<CommandRecord[]> {
+    return this.repo.undeliveredFor(tx, deviceId.toUpperCase());
+  }
+
+  /** pending → sent, or one more attempt of a sent one. False when the command is closed. */
   markSent(id: number): Promise<boolean> {
-    return this.transition(id, ['pending'], (now, row) => ({ state: 'sent', sentAt: now, attempts: row.attempts + 1 }));
+    return this.transition(id, ['pending', 'sent'], (now, row) => ({
+      state: 'sent',
+      sentAt: now,
+      attempts: row.attempts + 1,
+    }));
+  }
+
+  /**
+   * A device's answer: acked or failed. Only the device a command was addressed to may answer
+   * it; an answer to a closed or foreign command changes nothing (false).
+   */
+  async acknowledge(deviceId: string, id: number, ok: boolean, error?: string): Promise<boolean> {
+    const row = await this.repo.findById(this.db, id);
+    if (!row || row.deviceId !== deviceId.toUpperCase()) return false;
+    return ok ? this.markAcked(id) : this.markFailed(id, error?.trim() || 'refused by the device');
+  }
+
+  /** Unanswered commands older than COMMAND_EXPIRY_MS expire; returns how many. */
+  async expireOld(): Promise<number> {
+    const now = this.clock.now();
+    const expired = await this.repo.expire(this.db, new Date(now.getTime() - COMMAND_EXPIRY_MS), now);
+    return expired.length;
   }
 
   /** pending/sent → acked; an acknowledged initialisation marks the sensor initialised. */

@@ -223,14 +223,19 @@ describeEachDb('device commands (%s)', (target) => {
       const [interval, init] = pending;
       if (!interval || !init) throw new Error('commands missing');
       expect(await commands.markSent(interval.id)).toBe(true);
+      // Sent again when the device reconnects without having answered.
+      expect((await commands.undeliveredFor('CMD-S2')).map((c) => c.id)).toEqual([interval.id, init.id]);
+      expect(await commands.markSent(interval.id)).toBe(true);
+      // Only the device a command was addressed to may answer it.
+      expect(await commands.acknowledge('CMD-S1', interval.id, false, 'not mine')).toBe(false);
+      expect(await commands.acknowledge('cmd-s2', interval.id, false, 'device did not answer')).toBe(true);
       expect(await commands.markSent(interval.id)).toBe(false);
-      expect(await commands.markFailed(interval.id, 'device did not answer')).toBe(true);
       expect(await commands.markAcked(interval.id)).toBe(false);
-      expect(await commands.markAcked(init.id)).toBe(true);
+      expect(await commands.acknowledge('CMD-S2', init.id, true)).toBe(true);
       expect(await commands.markAcked(999_999)).toBe(false);
       const rows = await commandsOf('CMD-S2');
       const byId = new Map(rows.map((r) => [r.id, r]));
-      expect(byId.get(interval.id)).toMatchObject({ state: 'failed', attempts: 1, error: 'device did not answer' });
+      expect(byId.get(interval.id)).toMatchObject({ state: 'failed', attempts: 2, error: 'device did not answer' });
       expect(byId.get(interval.id)?.sentAt).not.toBeNull();
       expect(byId.get(init.id)?.state).toBe('acked');
       // An acknowledged initialisation is the only thing that marks the sensor initialised.

@@ -85,10 +85,15 @@ export class DeviceSheetService {
 
   /** Loads manufactured device IDs into the registry (administrators). */
   async addToRegistry(actor: SheetActor, file: UploadedFile | undefined): Promise<number> {
-    const content = readSheet(file, STOCK_SHEET, actor.lang);
+    const content = await readSheet(file, STOCK_SHEET, actor.lang);
+    // Rows checked and secrets hashed before the transaction, so hashing holds no connection.
+    const prepared = await this.s.stock.prepare(
+      actor.caller,
+      content.records.map((r) => presentValues(r.values)),
+      !content.problems.length,
+    );
     await this.db.transaction(async (tx) => {
-      const rows = content.records.map((r) => presentValues(r.values));
-      const { problems } = await this.s.stock.addMany(actor.caller, rows, tx, actor.ip);
+      const { problems } = await this.s.stock.addPrepared(actor.caller, prepared, tx, actor.ip);
       refuseOnProblems(STOCK_SHEET, actor.lang, content, problems.map(asSheetProblem(content)));
     });
     return content.records.length;
@@ -125,7 +130,7 @@ export class DeviceSheetService {
     input: (values: Record<string, unknown>) => Record<string, unknown>,
     kinds?: AddRules['kinds'],
   ): Promise<number> {
-    const content = readSheet(file, sheet, actor.lang);
+    const content = await readSheet(file, sheet, actor.lang);
     await this.db.transaction(async (tx) => {
       const rows = content.records.map((r) => input(r.values as Record<string, unknown>));
       const { problems } = await this.s.devices.addMany(actor.caller, rows, tx, actor.ip, kinds ? { kinds } : {});

@@ -9,10 +9,13 @@ import {
   heHostBatchAdd,
   heInfraredBatchAdd,
 } from '@vigil/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { deviceStock } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
+import { verifyDeviceSecret } from './credentials/secret.ts';
 import { addDevice, deviceWorld, T, type DeviceWorld } from './device-test-support.ts';
 
 type Problems = { problems: { row: number; column: string; reason: string }[] };
@@ -52,6 +55,7 @@ describeEachDb('device spreadsheets (%s)', (target) => {
       '型号',
       '固件类型',
       '批次',
+      '设备密钥',
     ]);
     const header = sheetRows(await app.download(deviceStockExcelModel, {}, { token: w.admin }))[0] ?? [];
     const bad = await upload(
@@ -79,6 +83,46 @@ describeEachDb('device spreadsheets (%s)', (target) => {
     expect(ok.data).toEqual({ imported: 9 });
     // Providers do not load the registry.
     expect((await upload(deviceStockImportSheet, rows, w.aHome.token)).msgKey).toBe('no_permission');
+  });
+
+  it('loads device secrets from the registry sheet’s optional column, as hashes only', async () => {
+    const template = await app.download(deviceStockExcelModel, {}, { token: w.admin });
+    const header = sheetRows(template)[0] ?? [];
+    expect(header.at(-1)).toBe('Device secret');
+    expect(notesOf(template)).toContainEqual(
+      expect.stringContaining('Device secret: optional; the password the device'),
+    );
+    const secret = 'Sheet#Secret-0001-abcdef';
+    const at = (column: string) => header.indexOf(column);
+    const row = (id: string, value: string) => {
+      const cells: string[] = Array.from({ length: header.length }, () => '');
+      cells[at('Device ID')] = id;
+      cells[at('Device type (model or code)')] = 'MC-N01';
+      cells[at('Device secret')] = value;
+      return cells;
+    };
+    const bad = await upload(
+      deviceStockImportSheet,
+      [header, row('SH-SEC-1', secret), row('SH-SEC-2', 'too short'), row('SH-SEC-3', 'x'.repeat(129))],
+      w.admin,
+    );
+    expect(bad.msgKey).toBe('import.rowErrors');
+    expect(problemsOf(bad)).toEqual([
+      [3, 'Device secret', expect.stringContaining('16 to 128 characters')],
+      [4, 'Device secret', expect.stringContaining('128')],
+    ]);
+    expect(JSON.stringify(bad)).not.toContain(secret);
+    const ok = await upload(deviceStockImportSheet, [header, row('SH-SEC-1', secret), row('SH-SEC-2', '')], w.admin);
+    expect(ok.status, ok.msg).toBe(200);
+    const stored = async (deviceId: string) =>
+      (await app.database.db.select().from(deviceStock).where(eq(deviceStock.deviceId, deviceId)))[0];
+    expect(await verifyDeviceSecret(secret, (await stored('SH-SEC-1'))?.secretHash ?? '')).toBe(true);
+    expect((await stored('SH-SEC-2'))?.secretHash).toBeNull();
+    const listed = await app.call(deviceCalls.deviceStockList, { keyWord: 'SH-SEC' }, { token: w.admin });
+    expect(listed.data?.rows.map((r) => [r.deviceId, r.hasSecret])).toEqual([
+      ['SH-SEC-2', false],
+      ['SH-SEC-1', true],
+    ]);
   });
 
   it('adds registry devices to a provider with the checks of insertDevice on every row', async () => {

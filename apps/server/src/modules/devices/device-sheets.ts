@@ -1,4 +1,12 @@
-import { DEVICE_COMM_MODES, DEVICE_TYPES, LANGUAGES, translate, type DeviceKind, type Language } from '@vigil/contract';
+import {
+  DEVICE_COMM_MODES,
+  DEVICE_SECRET_MAX,
+  DEVICE_TYPES,
+  LANGUAGES,
+  translate,
+  type DeviceKind,
+  type Language,
+} from '@vigil/contract';
 import { text } from '../spreadsheet/cells.ts';
 import { defineSheet, type ColumnNote } from '../spreadsheet/sheet-import.ts';
 import type { CellParser } from '../spreadsheet/table-parser.ts';
@@ -76,8 +84,10 @@ export const STOCK_SHEET = defineSheet({
     model: { header: 'sheet.col.model', required: false, parse: text(32) },
     firmwareType: { header: 'sheet.col.firmwareType', required: false, parse: text(32) },
     batch: { header: 'sheet.col.batch', required: false, parse: text(64) },
+    // Checked by the registry's row rules (device.secretFormat); stored only as a hash, never exported.
+    secret: { header: 'sheet.col.secret', required: false, parse: text(DEVICE_SECRET_MAX) },
   },
-  notes: { deviceType: typeNote() },
+  notes: { deviceType: typeNote(), secret: { key: 'sheet.note.secret' } },
 });
 
 export const HOST_SHEET = defineSheet({

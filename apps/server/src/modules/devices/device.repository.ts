@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
-import { areas, beds, devices, deviceStock, providers, residents, rooms } from '../../db/schema.ts';
+import { areas, beds, deviceLiveState, devices, deviceStock, providers, residents, rooms } from '../../db/schema.ts';
 import { containsPattern } from './device.policy.ts';
 
 export type DeviceRecord = typeof devices.$inferSelect;
@@ -22,9 +22,24 @@ const host = alias(devices, 'host');
 const floor = alias(areas, 'floor');
 const topArea = alias(areas, 'top_area');
 
+const live = deviceLiveState;
+/**
+ * What a device last reported, written by the device gateway (device_live_state); the device
+ * row's own columns only for a device that never spoke to this gateway.
+ */
+const online = sql<boolean>`coalesce(${live.online}, ${devices.online})`;
+
 /** Live state and registry data of a device, with where it is (read-only joins of the facility tables). */
 const listColumns = {
   device: devices,
+  live: {
+    online,
+    lastSeenAt: sql<Date | null>`coalesce(${live.lastSeenAt}, ${devices.lastSeenAt})`.mapWith(live.lastSeenAt),
+    battery: sql<number | null>`coalesce(${live.battery}, ${devices.battery})`,
+    signal: sql<number | null>`coalesce(${live.signal}, ${devices.signal})`,
+    firmwareVersion: sql<string | null>`coalesce(${live.firmwareVersion}, ${devices.firmwareVersion})`,
+    hardwareVersion: sql<string | null>`coalesce(${live.hardwareVersion}, ${devices.hardwareVersion})`,
+  },
   cipherId: deviceStock.cipherId,
   imei: deviceStock.imei,
   imei4g: deviceStock.imei4g,
@@ -117,6 +132,7 @@ export class DeviceRepository {
       .from(devices)
       .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
       .innerJoin(providers, eq(providers.id, devices.providerId))
+      .leftJoin(live, eq(live.deviceId, devices.deviceId))
       .leftJoin(host, eq(host.id, devices.gatewayId))
       .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
       .leftJoin(rooms, eq(rooms.id, beds.roomId))
@@ -128,7 +144,7 @@ export class DeviceRepository {
   private conditions(q: DeviceListQuery): SQL | undefined {
     const conditions: (SQL | undefined)[] = [inScope(devices.providerId, q.providerIds)];
     if (q.typeCodes) conditions.push(inArray(devices.typeCode, q.typeCodes.length ? [...q.typeCodes] : [-1]));
-    if (q.online !== undefined) conditions.push(eq(devices.online, q.online));
+    if (q.online !== undefined) conditions.push(q.online ? sql`${online}` : sql`not ${online}`);
     if (q.keyWord) {
       const like = containsPattern(q.keyWord);
       const own = [
@@ -154,6 +170,7 @@ export class DeviceRepository {
     const [total] = await db
       .select({ n: count() })
       .from(devices)
+      .leftJoin(live, eq(live.deviceId, devices.deviceId))
       .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
       .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)))
       .where(where);
@@ -173,10 +190,11 @@ export class DeviceRepository {
   /** Device counts by type and online state within the providers (null: all). */
   async countsByType(db: Executor, providerIds: readonly number[] | null) {
     return db
-      .select({ typeCode: devices.typeCode, online: devices.online, n: count() })
+      .select({ typeCode: devices.typeCode, online, n: count() })
       .from(devices)
+      .leftJoin(live, eq(live.deviceId, devices.deviceId))
       .where(inScope(devices.providerId, providerIds))
-      .groupBy(devices.typeCode, devices.online);
+      .groupBy(devices.typeCode, online);
   }
 
   /** Cellular devices (NB-IoT, 4G) with an IMEI within the providers, for the operator sync. */

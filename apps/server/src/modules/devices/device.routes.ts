@@ -10,6 +10,7 @@ type DeviceCalls =
   | 'deviceStockImport'
   | 'deviceStockList'
   | 'deviceStockRemove'
+  | 'deviceStockSetSecret'
   | 'getDeviceList'
   | 'getDeviceSummary'
   | 'deviceTypes'
@@ -53,6 +54,7 @@ export const deviceHandlers = (s: DeviceServices): Pick<Handlers, DeviceCalls> =
     await s.stock.remove(callerOf(ctx), input.deviceId, ctx.ip);
     return null;
   },
+  deviceStockSetSecret: (input, ctx) => s.stock.setSecret(callerOf(ctx), input, ctx.ip),
   async getDeviceList(input, ctx) {
     const { rows, total } = await s.devices.list(callerOf(ctx), input);
     return { rows, total, pageNum: input.pageNum, pageSize: input.pageSize };

@@ -3,7 +3,9 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import type { Log } from '../../core/log.ts';
 import type { Module } from '../../module.ts';
+import { buildDeviceGateway } from './gateway/device-gateway.ts';
 import { CommandService } from './command.service.ts';
 import { deviceSheetHandlers } from './device-sheet.routes.ts';
 import { deviceHandlers } from './device.routes.ts';
@@ -12,6 +14,9 @@ import { DeviceService } from './device.service.ts';
 import { GatewayService } from './gateway.service.ts';
 import { LiveStateStore } from './live/live-state.ts';
 import { LiveStateWriter } from './live/live-state.writer.ts';
+import { RawRetention, rawRetentionPart } from './raw/raw-retention.ts';
+import { rawDataHandlers } from './raw/raw.routes.ts';
+import { RawDataService } from './raw/raw.service.ts';
 import { StockService } from './stock.service.ts';
 import { HttpTelecomPlatform } from './telecom/http-telecom.ts';
 import { TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -22,13 +27,14 @@ export interface DeviceDeps {
   config: Config;
   audit: AuditService;
   providers: ProviderService;
+  log: Log;
 }
 
-const buildCore = (deps: DeviceDeps) => {
+const buildCore = (deps: DeviceDeps, store: LiveStateStore) => {
   const { db, clock, config, audit, providers } = deps;
   const platform = config.telecom ? new HttpTelecomPlatform(config.telecom) : null;
   const telecom = new TelecomSyncService(db, clock, platform);
-  const commands = new CommandService(db, clock, audit);
+  const commands = new CommandService(db, clock, audit, (deviceId) => store.get(deviceId)?.online);
   const stock = new StockService(db, clock, audit);
   const devices = new DeviceService(db, clock, audit, commands, telecom, providers);
   const gateways = new GatewayService(db, clock, audit, devices, commands, providers, telecom);
@@ -38,28 +44,44 @@ export type DeviceServices = ReturnType<typeof buildCore>;
 
 /** The devices module's services, wired once (the composition root keeps one reference). */
 export const buildDeviceServices = (deps: DeviceDeps) => {
-  const core = buildCore(deps);
   const store = new LiveStateStore();
+  const core = buildCore(deps, store);
+  const live = { store, writer: new LiveStateWriter(deps.db, store, deps.clock) };
   return {
     ...core,
     sheets: new DeviceSheetService(deps.db, core),
     /** What devices report every second, in memory, written in batches (started by the app's lifecycle). */
-    live: { store, writer: new LiveStateWriter(deps.db, store, deps.clock) },
+    live,
+    /** The device gateway: broker, ingest, online/offline and command delivery (background parts). */
+    gateway: buildDeviceGateway({ ...deps, commands: core.commands, live }),
+    /** Original (raw) data: the calls' service and the retention (a background part). */
+    raw: {
+      data: new RawDataService(deps.db, deps.audit),
+      retention: new RawRetention(deps.db, deps.clock, deps.config.rawRetentionDays),
+    },
   };
 };
 
-/** The devices module: services, call handlers and the live state writer as a background part. */
+/**
+ * The devices module: services, call handlers, and its background parts — the live state
+ * writer first, the device gateway (its writers, then the broker) after it, so the broker
+ * stops first and the writers flush last.
+ */
 export const buildDevicesModule = (
   deps: DeviceDeps,
 ): Module<
   ReturnType<typeof buildDeviceServices>,
-  ReturnType<typeof deviceHandlers> & ReturnType<typeof deviceSheetHandlers>
+  ReturnType<typeof deviceHandlers> & ReturnType<typeof deviceSheetHandlers> & ReturnType<typeof rawDataHandlers>
 > => {
   const services = buildDeviceServices(deps);
   const { writer } = services.live;
   return {
     services,
-    handlers: { ...deviceHandlers(services), ...deviceSheetHandlers(services.sheets) },
+    handlers: {
+      ...deviceHandlers(services),
+      ...deviceSheetHandlers(services.sheets),
+      ...rawDataHandlers(services.raw.data),
+    },
     parts: [
       {
         name: 'live device state',
@@ -69,6 +91,8 @@ export const buildDevicesModule = (
         },
         stop: () => writer.stop(),
       },
+      ...services.gateway.parts,
+      rawRetentionPart(services.raw.retention),
     ],
   };
 };

@@ -54,6 +54,11 @@ export class StockRepository {
     }
   }
 
+  /** Replaces an entry's secret hash (the caller holds the row). */
+  async setSecret(db: Executor, id: number, secretHash: string, at: Date): Promise<void> {
+    await db.update(deviceStock).set({ secretHash, secretSetAt: at }).where(eq(deviceStock.id, id));
+  }
+
   async remove(db: Executor, id: number): Promise<void> {
     await db.delete(deviceStock).where(eq(deviceStock.id, id));
   }

@@ -1,11 +1,18 @@
 import { deviceCalls } from '@vigil/contract';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { auditLog, deviceStock } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
+import { verifyDeviceSecret } from './credentials/secret.ts';
 import { addDevice, callerFor, deviceWorld, loadStock, T, type DeviceWorld } from './device-test-support.ts';
 
-const { deviceStockImport, deviceStockList, deviceStockRemove, deleteDevice } = deviceCalls;
+const { deviceStockImport, deviceStockList, deviceStockRemove, deviceStockSetSecret, deleteDevice } = deviceCalls;
+
+/** Device secrets of the tests: 16 to 128 visible ASCII characters. */
+const SECRET_A = 'Sl33p-Pad#2026-secret';
+const SECRET_B = 'an0ther!Secret_of-the-pad';
 
 describeEachDb('device registry (%s)', (target) => {
   let app: TestApp;
@@ -266,5 +273,236 @@ describeEachDb('device registry (%s)', (target) => {
       expect(r.msgKey === 'deviceStock.exists' || r.msgKey === 'deviceStock.rowErrors', r.msg).toBe(true);
       expect(r.status).not.toBe(500);
     }
+  });
+
+  // --- Device secrets (issue 9) --------------------------------------------------------------
+
+  const hashOf = async (deviceId: string) => {
+    const [row] = await app.database.db
+      .select({ hash: deviceStock.secretHash, at: deviceStock.secretSetAt })
+      .from(deviceStock)
+      .where(eq(deviceStock.deviceId, deviceId));
+    return row;
+  };
+  const auditsOf = (action: string, targetIds: string[]) =>
+    app.database.db
+      .select({ targetId: auditLog.targetId, detail: auditLog.detail })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, action), inArray(auditLog.targetId, targetIds)))
+      .orderBy(auditLog.id);
+
+  it('loads entries with and without secrets, keeping only a hash, and lists whether one is set', async () => {
+    app.clock.set(new Date('2026-03-01T09:30:00Z'));
+    await loadStock(app, w.admin, [
+      { deviceId: 'STK-SEC-1', deviceType: T.sleep, secret: SECRET_A },
+      { deviceId: 'STK-SEC-2', deviceType: T.sleep },
+      { deviceId: 'STK-SEC-3', deviceType: T.door, secret: SECRET_B },
+    ]);
+    const listed = await list(w.admin, { keyWord: 'STK-SEC-' });
+    expect(listed.rows.map((r) => [r.deviceId, r.hasSecret, r.secretSetTime])).toEqual([
+      ['STK-SEC-3', true, '2026-03-01T09:30:00.000Z'],
+      ['STK-SEC-2', false, null],
+      ['STK-SEC-1', true, '2026-03-01T09:30:00.000Z'],
+    ]);
+    const stored = await hashOf('STK-SEC-1');
+    expect(stored?.hash).toMatch(/^scrypt\$/);
+    expect(await verifyDeviceSecret(SECRET_A, stored?.hash ?? '')).toBe(true);
+    expect(await verifyDeviceSecret(SECRET_B, stored?.hash ?? '')).toBe(false);
+    expect(await verifyDeviceSecret(SECRET_B, (await hashOf('STK-SEC-3'))?.hash ?? '')).toBe(true);
+    expect((await hashOf('STK-SEC-2'))?.hash).toBeNull();
+    // Neither the secret nor its hash ever leaves the server, not even in the audit log.
+    const answer = JSON.stringify(listed);
+    for (const hidden of [SECRET_A, SECRET_B, stored?.hash ?? 'x', 'scrypt$']) expect(answer).not.toContain(hidden);
+    const audits = await app.database.db
+      .select({ detail: auditLog.detail })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'deviceStock.import'));
+    const text = JSON.stringify(audits);
+    expect(text).not.toContain(SECRET_A);
+    expect(text).not.toContain('scrypt$');
+    expect(audits.at(-1)?.detail).toMatchObject({ count: 3, secrets: 2 });
+  });
+
+  it('refuses a bad secret with a localised message naming the field, and loads nothing', async () => {
+    const bad = [
+      'short-secret',
+      'has a space in the secret',
+      'x'.repeat(129),
+      'ünïcödé-secret-123456',
+      'tab\there-and-long-enough',
+      '',
+    ];
+    for (const secret of bad) {
+      const res = await app.call(
+        deviceStockImport,
+        { rows: [{ deviceId: 'STK-BADSEC', deviceType: T.door, secret }] },
+        { token: w.admin },
+      );
+      expect([res.status, res.msgKey], JSON.stringify(secret)).toEqual([400, 'device.secretFormat']);
+      expect(res.field).toBe('rows.0.secret');
+      expect(res.msg).toBe(
+        'Device secret must be 16 to 128 characters: letters A–Z and a–z, digits and symbols, without spaces.',
+      );
+    }
+    const zh = await app.call(
+      deviceStockImport,
+      { rows: [{ deviceId: 'STK-BADSEC', deviceType: T.door, secret: 'short' }] },
+      { token: w.admin, lang: 'zh-CN' },
+    );
+    expect(zh.msg).toBe('设备密钥须为 16 到 128 个字符，只能包含英文字母、数字和符号，不能有空格。');
+    // The batch method of the spreadsheet import names the row and the field.
+    const caller = await callerFor(app, w.admin);
+    const refused = await app.database.db.transaction((tx) =>
+      app.services.devices.stock.addMany(
+        caller,
+        [
+          { deviceId: 'STK-BADSEC-1', deviceType: T.door, secret: SECRET_A },
+          { deviceId: 'STK-BADSEC-2', deviceType: T.door, secret: 'too short' },
+        ],
+        tx,
+      ),
+    );
+    expect(refused).toEqual({
+      added: 0,
+      problems: [{ index: 1, field: 'secret', key: 'device.secretFormat', params: {} }],
+    });
+    // The longest and shortest secrets are fine; every visible ASCII character is.
+    await loadStock(app, w.admin, [
+      { deviceId: 'STK-SECLEN-1', deviceType: T.door, secret: '!'.repeat(16) },
+      { deviceId: 'STK-SECLEN-2', deviceType: T.door, secret: '~'.repeat(128) },
+      {
+        deviceId: 'STK-SECLEN-3',
+        deviceType: T.door,
+        secret: Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join(''),
+      },
+    ]);
+    expect((await list(w.admin, { keyWord: 'STK-BADSEC' })).total).toBe(0);
+    expect((await list(w.admin, { keyWord: 'STK-SECLEN' })).rows.every((r) => r.hasSecret)).toBe(true);
+  });
+
+  it('sets a given secret, then rotates it to a generated one that alone verifies', async () => {
+    await loadStock(app, w.admin, [
+      { deviceId: 'STK-ROT-1', deviceType: T.sleep },
+      { deviceId: 'STK-ROT-2', deviceType: T.sleep },
+    ]);
+    app.clock.set(new Date('2026-03-02T10:00:00Z'));
+    const set = await app.call(deviceStockSetSecret, { deviceId: 'stk-rot-1', secret: SECRET_A }, { token: w.admin });
+    expect(set.status, set.msg).toBe(200);
+    expect(set.data).toEqual({ deviceId: 'STK-ROT-1', secret: SECRET_A });
+    const first = await hashOf('STK-ROT-1');
+    expect(await verifyDeviceSecret(SECRET_A, first?.hash ?? '')).toBe(true);
+    expect((await list(w.admin, { keyWord: 'STK-ROT-1' })).rows[0]).toMatchObject({
+      hasSecret: true,
+      secretSetTime: '2026-03-02T10:00:00.000Z',
+    });
+
+    app.clock.set(new Date('2026-03-03T11:00:00Z'));
+    const rotated = await app.call(deviceStockSetSecret, { deviceId: 'STK-ROT-1' }, { token: senior });
+    expect(rotated.status, rotated.msg).toBe(200);
+    const generated = rotated.data?.secret ?? '';
+    expect(rotated.data?.deviceId).toBe('STK-ROT-1');
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(generated).not.toBe(SECRET_A);
+    const second = await hashOf('STK-ROT-1');
+    expect(second?.hash).not.toBe(first?.hash);
+    expect(await verifyDeviceSecret(generated, second?.hash ?? '')).toBe(true);
+    expect(await verifyDeviceSecret(SECRET_A, second?.hash ?? '')).toBe(false);
+    const row = (await list(w.admin, { keyWord: 'STK-ROT-1' })).rows[0];
+    expect(row).toMatchObject({ hasSecret: true, secretSetTime: '2026-03-03T11:00:00.000Z' });
+    expect(JSON.stringify(row)).not.toContain(generated);
+
+    // Each generated secret is new.
+    const again = await app.call(deviceStockSetSecret, { deviceId: 'STK-ROT-1' }, { token: w.admin });
+    expect(again.data?.secret).not.toBe(generated);
+
+    // An Idempotency-Key never makes the server keep (and replay) an answer holding a secret.
+    const keyed = async () =>
+      JSON.parse(
+        (
+          await app.app.inject({
+            method: 'POST',
+            url: deviceStockSetSecret.path,
+            headers: { 'x-token': w.admin, 'content-type': 'application/json', 'idempotency-key': 'same-key-1' },
+            payload: JSON.stringify({ deviceId: 'STK-ROT-2' }),
+          })
+        ).body,
+      ) as { data?: { secret: string } };
+    const [k1, k2] = [await keyed(), await keyed()];
+    expect(k1.data?.secret).toBeTruthy();
+    expect(k2.data?.secret).not.toBe(k1.data?.secret);
+
+    // Audited as set or rotated, never with the secret or its hash.
+    const audits = await auditsOf('deviceStock.secret', ['STK-ROT-1']);
+    expect(audits.map((a) => a.detail)).toEqual([
+      { rotated: false, generated: false },
+      { rotated: true, generated: true },
+      { rotated: true, generated: true },
+    ]);
+    const text = JSON.stringify(audits);
+    for (const hidden of [SECRET_A, generated, 'scrypt$']) expect(text).not.toContain(hidden);
+  });
+
+  it('refuses a secret for unknown entries, bad secrets and anyone but device administrators', async () => {
+    const unknown = await app.call(deviceStockSetSecret, { deviceId: 'STK-SEC-NONE' }, { token: w.admin });
+    expect([unknown.status, unknown.msgKey, unknown.field, unknown.msg]).toEqual([
+      300,
+      'device.notRegistered',
+      'deviceId',
+      'This device ID is not registered on the platform.',
+    ]);
+    await loadStock(app, w.admin, [{ deviceId: 'STK-SEC-GUARD', deviceType: T.door }]);
+    const bad = await app.call(
+      deviceStockSetSecret,
+      { deviceId: 'STK-SEC-GUARD', secret: 'not a secret' },
+      { token: w.admin },
+    );
+    expect([bad.status, bad.msgKey, bad.field]).toEqual([400, 'device.secretFormat', 'secret']);
+    expect(bad.msg).toContain('Device secret must be 16 to 128 characters');
+
+    const business = await makeAccount(app, w.admin, 'stockSecretBiz', 'BUSINESS_ROLE');
+    const businessToken = await app.login(business.userName, business.password);
+    for (const token of [w.aGroup.token, w.aHome.token, businessToken]) {
+      const res = await app.call(deviceStockSetSecret, { deviceId: 'STK-SEC-GUARD', secret: SECRET_A }, { token });
+      expect(res.msgKey).toBe('no_permission');
+    }
+    expect((await hashOf('STK-SEC-GUARD'))?.hash).toBeNull();
+    expect((await app.call(deviceStockSetSecret, { deviceId: 'STK-SEC-GUARD' }, { token: null })).status).not.toBe(200);
+  });
+
+  it('lets an administrator limited to some providers set secrets only on entries the list shows them', async () => {
+    await loadStock(app, w.admin, [
+      { deviceId: 'STK-SECLIM-A', deviceType: T.sleep },
+      { deviceId: 'STK-SECLIM-B', deviceType: T.sleep },
+      { deviceId: 'STK-SECLIM-FREE', deviceType: T.sleep },
+    ]);
+    await addDevice(app, w.aHome.token, 'STK-SECLIM-A', T.sleep);
+    await addDevice(app, w.bGroup.token, 'STK-SECLIM-B', T.sleep);
+    const limited = await makeAccount(app, w.admin, 'stockSecretLimited', 'SENIOR_ROLE', {
+      permissionType: 1,
+      providerIds: [w.aGroup.id, w.aHome.id],
+    });
+    const token = await app.login(limited.userName, limited.password);
+    for (const deviceId of ['STK-SECLIM-A', 'STK-SECLIM-FREE']) {
+      const res = await app.call(deviceStockSetSecret, { deviceId }, { token });
+      expect(res.status, `${deviceId}: ${res.msg}`).toBe(200);
+    }
+    const foreign = await app.call(deviceStockSetSecret, { deviceId: 'STK-SECLIM-B', secret: SECRET_A }, { token });
+    expect(foreign.msgKey).toBe('device.notRegistered');
+    expect((await hashOf('STK-SECLIM-B'))?.hash).toBeNull();
+  });
+
+  it('answers concurrent secret changes of one entry each with its own secret, the last one stored', async () => {
+    await loadStock(app, w.admin, [{ deviceId: 'STK-SEC-RACE', deviceType: T.door }]);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => app.call(deviceStockSetSecret, { deviceId: 'STK-SEC-RACE' }, { token: w.admin })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const secrets = results.map((r) => r.data?.secret ?? '');
+    expect(new Set(secrets).size).toBe(4);
+    const hash = (await hashOf('STK-SEC-RACE'))?.hash ?? '';
+    const verified = await Promise.all(secrets.map((secret) => verifyDeviceSecret(secret, hash)));
+    expect(verified.filter(Boolean)).toHaveLength(1);
+    const audits = await auditsOf('deviceStock.secret', ['STK-SEC-RACE']);
+    expect(audits.map((a) => a.detail?.rotated)).toEqual([false, true, true, true]);
   });
 });

@@ -66,7 +66,7 @@ export class BedSheetService {
    */
   async import(actor: Actor, file: UploadedFile | undefined, providerId: number | undefined): Promise<number> {
     const lang = actor.lang ?? 'zh-CN';
-    const content = readSheet(file, BED_SHEET, lang);
+    const content = await readSheet(file, BED_SHEET, lang);
     const { records } = content;
     const target = targetProvider(actor.caller, providerId);
     await this.db.transaction(async (tx) => {

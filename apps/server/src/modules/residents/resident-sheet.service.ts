@@ -102,7 +102,7 @@ export const RESIDENT_SHEET = defineSheet({
   },
 });
 
-type Values = ReturnType<typeof readSheet<typeof RESIDENT_SHEET.columns>>['records'][number]['values'];
+type Values = Awaited<ReturnType<typeof readSheet<typeof RESIDENT_SHEET.columns>>>['records'][number]['values'];
 
 const contactOf = (name: string | null, phoneValue: string | null, relation: string | null) =>
   name || phoneValue || relation ? [{ name: name ?? '', phone: phoneValue ?? '', relation: relation ?? '' }] : [];
@@ -140,7 +140,7 @@ export class ResidentSheetService {
     input: { file?: UploadedFile | undefined; providerId?: number | undefined; confirmSameName?: boolean | undefined },
   ): Promise<{ imported: number; checkedIn: number }> {
     const lang = actor.lang ?? 'zh-CN';
-    const content = readSheet(input.file, RESIDENT_SHEET, lang);
+    const content = await readSheet(input.file, RESIDENT_SHEET, lang);
     const { records } = content;
     const providerId = targetProvider(actor.caller, input.providerId);
     // The provider's communities and beds are read only when some row names one.

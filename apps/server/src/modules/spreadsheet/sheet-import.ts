@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import { invalid } from '../../core/app-error.ts';
 import { refuseImport } from './import-outcome.ts';
-import { readFirstSheet } from './sheet-reader.ts';
+import { readUploadedSheet } from './sheet-reader.ts';
 import { writeWorkbook, type SheetCell } from './sheet-writer.ts';
 import { parseTable, type Columns, type RecordOf, type RowProblem } from './table-parser.ts';
 
@@ -118,13 +118,13 @@ export interface SheetContent<C extends Columns> {
  * with a bad cell are left out of `records`; their problems wait in `problems` so the domain can
  * check the good rows too and the user learns of every bad row in one answer (decision 0012).
  */
-export const readSheet = <C extends Columns>(
+export const readSheet = async <C extends Columns>(
   file: UploadedFile | undefined,
   def: SheetDefinition<C>,
   lang: Language,
-): SheetContent<C> => {
+): Promise<SheetContent<C>> => {
   if (!file) throw invalid('import.fileMissing');
-  return parseTable(readFirstSheet(file), def.columns, lang);
+  return parseTable(await readUploadedSheet(file), def.columns, lang);
 };
 
 /** The spreadsheet row and column of a domain problem, worded in the caller's language. */

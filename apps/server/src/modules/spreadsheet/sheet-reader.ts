@@ -65,17 +65,35 @@ const usedRange = (sheet: XLSX.WorkSheet, limits: SheetLimits): XLSX.Range | und
   return lastRow < 0 ? undefined : { s: { r: 0, c: 0 }, e: { r: lastRow, c: lastColumn } };
 };
 
+/** A spreadsheet in memory: the name it was uploaded as and its bytes. */
+export type SheetFile = { filename: string; bytes: Uint8Array };
+
+const tooLarge = (limits: SheetLimits) => invalid('import.tooLarge', { maxMb: limits.maxBytes / 1024 / 1024 });
+
+/**
+ * Reads the first sheet of an upload (see readFirstSheet): its size is checked before the file is
+ * read into memory, which the spreadsheet parser needs.
+ */
+export const readUploadedSheet = async (
+  file: UploadedFile,
+  overrides: Partial<SheetLimits> = {},
+): Promise<SheetRows> => {
+  const limits: SheetLimits = { ...DEFAULT_SHEET_LIMITS, ...overrides };
+  if (file.size > limits.maxBytes) throw tooLarge(limits);
+  return readFirstSheet({ filename: file.filename, bytes: await file.read() }, limits);
+};
+
 /**
  * Reads the first sheet of an uploaded .xls/.xlsx. The extension and the file's own signature
  * must agree, the size is capped before parsing and an .xlsx's zip is inspected for bombs
  * and its cells counted before the parser inflates it; cells are kept sparse and only the
  * columns an import can use are read; formulas are never evaluated (cached values only).
  */
-export const readFirstSheet = (file: UploadedFile, overrides: Partial<SheetLimits> = {}): SheetRows => {
+export const readFirstSheet = (file: SheetFile, overrides: Partial<SheetLimits> = {}): SheetRows => {
   const limits: SheetLimits = { ...DEFAULT_SHEET_LIMITS, ...overrides };
   const name = file.filename.toLowerCase();
   const { bytes } = file;
-  if (bytes.length > limits.maxBytes) throw invalid('import.tooLarge', { maxMb: limits.maxBytes / 1024 / 1024 });
+  if (bytes.length > limits.maxBytes) throw tooLarge(limits);
   const isXlsx = name.endsWith('.xlsx') && startsWith(bytes, ZIP_MAGIC);
   const isXls = name.endsWith('.xls') && startsWith(bytes, CFB_MAGIC);
   if (!isXlsx && !isXls) throw invalid('import.format');

@@ -96,9 +96,10 @@ export class SystemService {
    */
   async uploadLogo(caller: Caller, file: UploadedFile | undefined): Promise<{ url: string; size: number }> {
     const { logo } = CONSTANTS;
-    if (!file || file.bytes.length === 0) throw invalid('upload.missing');
-    if (file.bytes.length >= logo.maxBytes) throw fileTooLarge(logo.maxBytes);
-    const size = decodePng(file.bytes);
+    if (!file || file.size === 0) throw invalid('upload.missing');
+    if (file.size >= logo.maxBytes) throw fileTooLarge(logo.maxBytes);
+    const bytes = await file.read();
+    const size = decodePng(bytes);
     if (!size) throw invalid('upload.notPng');
     if (size.width !== logo.widthPx || size.height !== logo.heightPx) {
       throw invalid('upload.dimensions', {
@@ -116,14 +117,14 @@ export class SystemService {
         id,
         providerId: caller.providerId,
         contentType: logo.type,
-        size: file.bytes.length,
-        bytes: file.bytes,
+        size: bytes.length,
+        bytes,
         uploadedBy: caller.accountId,
         createdAt: this.clock.now(),
       });
       await this.files.deleteUnused(tx, owner, id);
     });
-    return { url: `${getFile.path}?id=${id}`, size: file.bytes.length };
+    return { url: `${getFile.path}?id=${id}`, size: bytes.length };
   }
 
   async file(id: string) {

@@ -3,6 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { shortTime } from './device-labels.ts';
 import type { StockRow } from './device-model.ts';
 import {
   CATALOGUE,
@@ -36,6 +37,8 @@ const entry = (deviceId: string, overrides: Partial<StockRow> = {}): StockRow =>
   firmwareType: null,
   batch: '2026-01',
   importTime: '2026-01-01T10:00:00.000Z',
+  hasSecret: false,
+  secretSetTime: null,
   stockState: 'in_stock',
   providerId: null,
   providerName: null,
@@ -52,7 +55,13 @@ beforeEach(() => {
   api.routes.set(LIST, () => ({
     data: page([
       entry('SLP-5001'),
-      entry('SLP-5002', { stockState: 'added', providerId: 7, providerName: 'Sunrise Care' }),
+      entry('SLP-5002', {
+        stockState: 'added',
+        providerId: 7,
+        providerName: 'Sunrise Care',
+        hasSecret: true,
+        secretSetTime: '2026-02-03T04:05:00.000Z',
+      }),
     ]),
   }));
   api.routes.set('/device/deviceTypes', () => ({ data: CATALOGUE }));
@@ -139,5 +148,152 @@ describe('Device registry (sleep monitor page)', () => {
     expect(lastJson(api, '/device/stock/import')).toEqual({
       rows: [{ deviceId: 'SLP-6001', deviceType: 52, imei: '861234567890123' }],
     });
+  });
+
+  it('adds an entry with a secret, checked by the contract rule and sent exactly as typed', async () => {
+    signInAs('SUPER_ROLE');
+    await openRegistry();
+    fireEvent.click(screen.getByTestId('stock-add'));
+    const form = await screen.findByTestId('stock-form');
+    fireEvent.change(within(form).getByLabelText('Device ID'), { target: { value: 'SLP-6002' } });
+    await choose(
+      within(form).getByLabelText('Device type').closest('.ant-select') as HTMLElement,
+      'M8701W · Sleep monitor',
+    );
+    const secret = within(form).getByLabelText('Device secret');
+    fireEvent.change(secret, { target: { value: 'too short' } });
+    fireEvent.click(await dialogButton('Save'));
+    await waitFor(() =>
+      expect(formErrors()).toEqual(['16 to 128 characters: letters A–Z and a–z, digits and symbols, no spaces']),
+    );
+    expect(requestsTo(api, '/device/stock/import')).toHaveLength(0);
+    api.routes.set('/device/stock/import', () => ({ data: { added: 1 } }));
+    fireEvent.change(secret, { target: { value: 'Pad#6002-secret!xyz' } });
+    fireEvent.click(await dialogButton('Save'));
+    await waitFor(() =>
+      expect(lastJson(api, '/device/stock/import')).toEqual({
+        rows: [{ deviceId: 'SLP-6002', deviceType: 52, secret: 'Pad#6002-secret!xyz' }],
+      }),
+    );
+  });
+});
+
+describe('Device secrets in the registry', () => {
+  const SET = '/device/stock/setSecret';
+  const openSecretDialog = async (deviceId: string, action: string) => {
+    await openRegistry();
+    fireEvent.click(within(rowOf(deviceId)).getByText(action));
+    return screen.findByTestId('stock-secret-form');
+  };
+  const shownSecret = async () => (await screen.findByTestId('stock-secret-value')) as HTMLInputElement;
+
+  it('shows whether an entry has a secret and since when, and offers to set or rotate it', async () => {
+    signInAs('SUPER_ROLE');
+    await openRegistry();
+    expect(within(rowOf('SLP-5001')).getByText('Not set')).toBeInTheDocument();
+    expect(within(rowOf('SLP-5001')).getByText('Set secret')).toBeInTheDocument();
+    const withSecret = within(rowOf('SLP-5002'));
+    expect(withSecret.getByText('Set')).toBeInTheDocument();
+    expect(withSecret.getByTestId('stock-secret-time')).toHaveTextContent(shortTime('2026-02-03T04:05:00.000Z'));
+    expect(within(rowOf('SLP-5001')).queryByTestId('stock-secret-time')).not.toBeInTheDocument();
+    expect(withSecret.getByText('Rotate secret')).toBeInTheDocument();
+  });
+
+  it('generates a secret, shows it once read-only and copyable, and forgets it on closing', async () => {
+    signInAs('SENIOR_ROLE');
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    api.routes.set(SET, () => ({ data: { deviceId: 'SLP-5002', secret: 'Gen3rated-Secret_0123456789abcdef' } }));
+    await openSecretDialog('SLP-5002', 'Rotate secret');
+    expect(screen.getByText('Rotate the secret of SLP-5002')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'The current secret stops working at once: the device connects again only once it has the new one.',
+      ),
+    ).toBeInTheDocument();
+    fireEvent.click(await dialogButton('Generate'));
+    const value = await shownSecret();
+    expect(lastJson(api, SET)).toEqual({ deviceId: 'SLP-5002' });
+    expect(value.value).toBe('Gen3rated-Secret_0123456789abcdef');
+    expect(value).toHaveAttribute('readonly');
+    expect(screen.getByTestId('stock-secret-warning')).toHaveTextContent(
+      'Copy this secret now: it will not be shown again. The platform keeps only a hash of it.',
+    );
+    fireEvent.click(screen.getByTestId('stock-secret-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('Gen3rated-Secret_0123456789abcdef'));
+    // The list is read again (hasSecret, secretSetTime); the secret is in no request or list.
+    await waitFor(() => expect(requestsTo(api, LIST).length).toBeGreaterThan(1));
+
+    fireEvent.click(screen.getByTestId('stock-secret-close'));
+    await waitFor(() => expect(screen.queryByTestId('stock-secret-value')).not.toBeInTheDocument());
+    expect(screen.queryByDisplayValue('Gen3rated-Secret_0123456789abcdef')).not.toBeInTheDocument();
+    // Opened again, the dialog asks anew: the secret is not shown a second time.
+    fireEvent.click(within(rowOf('SLP-5002')).getByText('Rotate secret'));
+    await screen.findByTestId('stock-secret-form');
+    expect(screen.queryByTestId('stock-secret-value')).not.toBeInTheDocument();
+    expect(screen.queryByDisplayValue('Gen3rated-Secret_0123456789abcdef')).not.toBeInTheDocument();
+    expect(requestsTo(api, SET)).toHaveLength(1);
+  });
+
+  it('sets a typed secret after checking it with the contract rule', async () => {
+    signInAs('SUPER_ROLE');
+    api.routes.set(SET, (request) => ({
+      data: JSON.parse(String(request.body)) as { deviceId: string; secret: string },
+    }));
+    const form = await openSecretDialog('SLP-5001', 'Set secret');
+    expect(screen.getByText('Set the secret of SLP-5001')).toBeInTheDocument();
+    fireEvent.click(within(form).getByLabelText('Enter one'));
+    const input = await within(form).findByLabelText('Device secret');
+    const rule = '16 to 128 characters: letters A–Z and a–z, digits and symbols, no spaces';
+
+    fireEvent.click(await dialogButton('Set secret'));
+    await waitFor(() => expect(formErrors()).toEqual(['Enter the secret']));
+    for (const bad of ['short-1', 'has spaces in the secret', 'ünïcödé-secret-12345', 'x'.repeat(129)]) {
+      fireEvent.change(input, { target: { value: bad } });
+      fireEvent.click(await dialogButton('Set secret'));
+      await waitFor(() => expect(formErrors()).toEqual([rule]));
+    }
+    expect(requestsTo(api, SET)).toHaveLength(0);
+
+    fireEvent.change(input, { target: { value: 'My-Own~Secret#2026' } });
+    fireEvent.click(await dialogButton('Set secret'));
+    expect((await shownSecret()).value).toBe('My-Own~Secret#2026');
+    expect(lastJson(api, SET)).toEqual({ deviceId: 'SLP-5001', secret: 'My-Own~Secret#2026' });
+    expect(
+      screen.getByText('The device connects with SLP-5001 as client ID and user name, and this secret as password.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows a refusal of the server under the secret, and an unknown entry as a message', async () => {
+    signInAs('SUPER_ROLE');
+    api.routes.set(SET, () => ({
+      status: 400,
+      msgKey: 'device.secretFormat',
+      field: 'secret',
+      msg: 'Device secret must be 16 to 128 characters: letters A–Z and a–z, digits and symbols, without spaces.',
+    }));
+    const form = await openSecretDialog('SLP-5001', 'Set secret');
+    fireEvent.click(within(form).getByLabelText('Enter one'));
+    fireEvent.change(await within(form).findByLabelText('Device secret'), {
+      target: { value: 'Valid-Looking-Secret-1' },
+    });
+    fireEvent.click(await dialogButton('Set secret'));
+    await waitFor(() =>
+      expect(formErrors()).toEqual([
+        'Device secret must be 16 to 128 characters: letters A–Z and a–z, digits and symbols, without spaces.',
+      ]),
+    );
+    expect(screen.queryByTestId('stock-secret-value')).not.toBeInTheDocument();
+
+    api.routes.set(SET, () => ({
+      status: 300,
+      msgKey: 'device.notRegistered',
+      field: 'deviceId',
+      msg: 'This device ID is not registered on the platform.',
+    }));
+    fireEvent.click(within(form).getByLabelText('Generate one'));
+    fireEvent.click(await dialogButton('Generate'));
+    expect(await screen.findByText('This device ID is not registered on the platform.')).toBeInTheDocument();
+    expect(screen.queryByTestId('stock-secret-value')).not.toBeInTheDocument();
   });
 });

@@ -11,6 +11,7 @@ import { shortTime, typeLabel, typeOptions } from './device-labels.ts';
 import type { StockRow } from './device-model.ts';
 import { RegistryImport } from './RegistryImport.tsx';
 import { StockEntryDialog } from './StockEntryDialog.tsx';
+import { StockSecretDialog } from './StockSecretDialog.tsx';
 import { useDeviceTypes } from './useDeviceTypes.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 
@@ -38,6 +39,8 @@ export const DeviceRegistry = () => {
   const [filterInputs, setFilterInputs] = useState(0);
   const [page, setPage] = useState({ pageNum: 1, pageSize: 10 });
   const [adding, setAdding] = useState(false);
+  /** The entry whose secret is being set or rotated. */
+  const [secretFor, setSecretFor] = useState<StockRow | null>(null);
   const { types } = useDeviceTypes('all', true);
 
   const filter = (change: StockFilters) => {
@@ -86,6 +89,21 @@ export const DeviceRegistry = () => {
     { title: t('field.batch'), dataIndex: 'batch', render: (v: string | null) => v ?? dash },
     { title: t('registry.importTime'), dataIndex: 'importTime', render: (v: string) => shortTime(v) },
     {
+      title: t('field.secret'),
+      dataIndex: 'hasSecret',
+      render: (_, row) =>
+        row.hasSecret ? (
+          <Space orientation="vertical" size={0}>
+            <Tag color="green">{t('secret.isSet')}</Tag>
+            <Typography.Text type="secondary" data-testid="stock-secret-time">
+              {shortTime(row.secretSetTime)}
+            </Typography.Text>
+          </Space>
+        ) : (
+          <Tag>{t('secret.notSet')}</Tag>
+        ),
+    },
+    {
       title: t('registry.state'),
       dataIndex: 'stockState',
       render: (_, row) =>
@@ -100,15 +118,20 @@ export const DeviceRegistry = () => {
       key: 'actions',
       fixed: 'right',
       render: (_, row) => (
-        <ConfirmLink
-          danger
-          label={t('registry.remove')}
-          title={t('registry.remove')}
-          // The server removes only an entry still in stock (device.notInStock).
-          refusal={row.stockState === 'in_stock' ? null : t('registry.removeAdded')}
-          content={t('registry.removeConfirm', { deviceId: row.deviceId })}
-          onOk={() => remove.mutateAsync(row.deviceId).catch(() => undefined)}
-        />
+        <Space size={0}>
+          <Button type="link" size="small" data-testid="stock-secret" onClick={() => setSecretFor(row)}>
+            {t(row.hasSecret ? 'secret.rotate' : 'secret.set')}
+          </Button>
+          <ConfirmLink
+            danger
+            label={t('registry.remove')}
+            title={t('registry.remove')}
+            // The server removes only an entry still in stock (device.notInStock).
+            refusal={row.stockState === 'in_stock' ? null : t('registry.removeAdded')}
+            content={t('registry.removeConfirm', { deviceId: row.deviceId })}
+            onOk={() => remove.mutateAsync(row.deviceId).catch(() => undefined)}
+          />
+        </Space>
       ),
     },
   ];
@@ -163,6 +186,10 @@ export const DeviceRegistry = () => {
         onPage={setPage}
       />
       {adding && <StockEntryDialog types={types} onClose={() => setAdding(false)} />}
+      {secretFor && (
+        // Keyed by entry: another entry's dialog never starts with this one's state.
+        <StockSecretDialog key={secretFor.deviceId} entry={secretFor} onClose={() => setSecretFor(null)} />
+      )}
     </div>
   );
 };

@@ -1,4 +1,10 @@
-import { deviceStockImport, failureData } from '@vigil/contract/browser';
+import {
+  DEVICE_SECRET_MAX,
+  DEVICE_SECRET_MIN,
+  DEVICE_SECRET_PATTERN,
+  deviceStockImport,
+  failureData,
+} from '@vigil/contract/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +23,7 @@ interface StockFields {
   iccid?: string;
   firmwareType?: string;
   batch?: string;
+  secret?: string;
 }
 const FIELDS: readonly (keyof StockFields)[] = [
   'deviceId',
@@ -27,6 +34,7 @@ const FIELDS: readonly (keyof StockFields)[] = [
   'iccid',
   'firmwareType',
   'batch',
+  'secret',
 ];
 
 /** The registry's formats (the server checks the same). */
@@ -59,6 +67,8 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
             iccid: blankToUndefined(v.iccid),
             firmwareType: blankToUndefined(v.firmwareType),
             batch: blankToUndefined(v.batch),
+            // Sent exactly as typed (a secret is never trimmed); empty: none.
+            secret: v.secret ? v.secret : undefined,
           },
         ],
       }),
@@ -69,6 +79,7 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
     },
   });
   const submit = useFormSubmit(form, save.mutateAsync, {
+    fieldAliases: { 'rows.0.secret': ['secret'] },
     onError: (error) => {
       const problems = (failureData(error, 'deviceStock.rowErrors')?.problems ?? []).filter((p) =>
         FIELDS.includes(p.field as keyof StockFields),
@@ -121,6 +132,20 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
         {optional('firmwareType', t('field.firmwareType'), FIRMWARE_PATTERN, t('registry.firmwareRule'), 32)}
         <Form.Item name="batch" label={t('field.batch')} rules={[{ max: 64 }]}>
           <Input maxLength={64} />
+        </Form.Item>
+        <Form.Item
+          name="secret"
+          label={t('field.secret')}
+          extra={t('secret.entryNote')}
+          rules={[
+            {
+              pattern: DEVICE_SECRET_PATTERN,
+              message: t('secret.rule', { min: DEVICE_SECRET_MIN, max: DEVICE_SECRET_MAX }),
+            },
+          ]}
+        >
+          {/* No maxLength: a pasted secret cut short would silently differ from the device's. */}
+          <Input.Password autoComplete="new-password" spellCheck={false} />
         </Form.Item>
       </Form>
     </Modal>

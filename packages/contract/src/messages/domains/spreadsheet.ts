@@ -82,6 +82,7 @@ export const spreadsheetMessages = defineMessages(
     'sheet.col.model': 'Model',
     'sheet.col.firmwareType': 'Firmware type',
     'sheet.col.batch': 'Batch',
+    'sheet.col.secret': 'Device secret',
     'sheet.col.remark': 'Remark',
     'sheet.col.name': 'Name',
     'sheet.col.gender': 'Gender',
@@ -131,6 +132,8 @@ export const spreadsheetMessages = defineMessages(
     'sheet.note.passwords':
       'Each caregiver gets an app account with a generated password, shown once after the import.',
     'sheet.note.hostOfProvider': '{column}: a gateway host already added to this provider.',
+    'sheet.note.secret':
+      '{column}: optional; the password the device connects with, 16 to 128 letters A–Z and a–z, digits and symbols, without spaces. Only a hash is kept: it cannot be read back. Empty: set it later in the registry.',
   },
   {
     'import.format': '仅支持导入 .xls 和 .xlsx 格式的表格。',
@@ -211,6 +214,7 @@ export const spreadsheetMessages = defineMessages(
     'sheet.col.model': '型号',
     'sheet.col.firmwareType': '固件类型',
     'sheet.col.batch': '批次',
+    'sheet.col.secret': '设备密钥',
     'sheet.col.remark': '备注',
     'sheet.col.name': '姓名',
     'sheet.col.gender': '性别',
@@ -255,5 +259,7 @@ export const spreadsheetMessages = defineMessages(
     'sheet.note.appAccount': '{column}：6 到 64 位字母或数字；不填则使用手机号码。',
     'sheet.note.passwords': '每位护理人员会获得一个 App 账号和自动生成的密码，密码只在导入后显示一次。',
     'sheet.note.hostOfProvider': '{column}：已添加到本服务商的网关主机。',
+    'sheet.note.secret':
+      '{column}：选填；设备连接时使用的密码，16 到 128 个英文字母、数字或符号，不能有空格。平台只保存其哈希值，无法再读出。不填则可稍后在设备库存中设置。',
   },
 );

@@ -53,6 +53,10 @@ export class LiveStateStore {
     for (const [deviceId, state] of rows) this.states.set(deviceId, state);
   }
 
+  entries(): IterableIterator<[string, LiveState]> {
+    return this.states.entries();
+  }
+
   get dirtyCount(): number {
     return this.dirtyIds.size;
   }

@@ -1,0 +1,137 @@
+import { eq } from 'drizzle-orm';
+import { COMMAND_TOPIC, DEVICE_ID_MAX, DEVICE_ID_PATTERN, parseTopic, TOPIC_PREFIX } from '@vigil/contract';
+import type { Clock } from '../../../clock.ts';
+import type { Db } from '../../../db/database.ts';
+import { deviceStock } from '../../../db/schema.ts';
+import type { RateLimitedLog } from '../../../core/log.ts';
+import type { VerifiedSecrets } from '../credentials/secret.ts';
+import type { DeviceDirectory } from '../ingest/device-directory.ts';
+import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
+
+export type ConnectRefusal = 'malformed' | 'id_mismatch' | 'unknown' | 'no_secret' | 'bad_secret' | 'rate_limited';
+
+/** Failed connects of one device ID allowed per window before it is refused unchecked. */
+const MAX_FAILURES = 5;
+const FAILURE_WINDOW_MS = 60_000;
+/**
+ * Messages a device may publish per second on average, and in a burst (hosts: per device
+ * behind them). A sleep monitor sends one a second; a device replaying its buffer must pace
+ * itself to this (docs/device-protocol.md).
+ */
+export const RATE_PER_S = 50;
+export const BURST = 500;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Who may connect, publish and subscribe — one set of rules for the embedded broker's hooks and
+ * the HTTP auth/ACL endpoint an external broker calls. A device connects with client id =
+ * username = its device ID and password = its secret; it publishes only on its own topics and
+ * subscribes only to its own `cmd`; a gateway host also on those of its paired sub-devices.
+ */
+export class DeviceGate {
+  private readonly failures = new Map<string, { count: number; since: number }>();
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly directory: DeviceDirectory,
+    private readonly secrets: VerifiedSecrets,
+    private readonly clock: Clock,
+    private readonly metrics: IngestMetrics,
+    private readonly log: RateLimitedLog,
+  ) {}
+
+  async authenticate(
+    clientId: string,
+    username: string | undefined,
+    password: string | undefined,
+  ): Promise<{ ok: true; deviceId: string } | { ok: false; reason: ConnectRefusal }> {
+    const deviceId = clientId.toUpperCase();
+    const refuse = (reason: ConnectRefusal) => {
+      this.metrics.refusedConnects.inc({ reason });
+      // The secret is never logged; the ID is cut short and checked for shape first.
+      this.log.warn(`connect:${reason}`, { deviceId: deviceId.slice(0, 64), reason }, 'device connect refused');
+      return { ok: false as const, reason };
+    };
+    if (deviceId.length > DEVICE_ID_MAX || !DEVICE_ID_PATTERN.test(deviceId) || !password) return refuse('malformed');
+    if (username !== undefined && username.toUpperCase() !== deviceId) return refuse('id_mismatch');
+    const now = this.clock.now().getTime();
+    const failed = this.failures.get(deviceId);
+    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) return refuse('rate_limited');
+
+    const [entry] = await this.db
+      .select({ secretHash: deviceStock.secretHash })
+      .from(deviceStock)
+      .where(eq(deviceStock.deviceId, deviceId));
+    const reason: ConnectRefusal | null = !entry
+      ? 'unknown'
+      : !entry.secretHash
+        ? 'no_secret'
+        : (await this.secrets.verify(password, entry.secretHash))
+          ? null
+          : 'bad_secret';
+    if (reason) {
+      const current = failed && now - failed.since < FAILURE_WINDOW_MS ? failed : { count: 0, since: now };
+      current.count++;
+      if (this.failures.size > 100_000) this.failures.clear();
+      this.failures.set(deviceId, current);
+      return refuse(reason);
+    }
+    this.failures.delete(deviceId);
+    return { ok: true, deviceId };
+  }
+
+  /** Whether a device speaks for the device named in a topic: itself, or a sub-device it hosts. */
+  private speaksFor(deviceId: string, topicDevice: string): boolean {
+    const target = topicDevice.toUpperCase();
+    return target === deviceId || this.directory.subDevicesOf(deviceId).has(target);
+  }
+
+  mayPublish(deviceId: string, topic: string): boolean {
+    const route = parseTopic(topic);
+    if (!route || !this.speaksFor(deviceId, route.deviceId)) {
+      this.refusePublish('topic', deviceId, topic);
+      return false;
+    }
+    return true;
+  }
+
+  maySubscribe(deviceId: string, topic: string): boolean {
+    const parts = topic.split('/');
+    const ok =
+      parts.length === 4 &&
+      `${parts[0]}/${parts[1]}` === TOPIC_PREFIX &&
+      parts[3] === COMMAND_TOPIC &&
+      this.speaksFor(deviceId, parts[2] ?? '');
+    if (!ok) this.refusePublish('subscribe', deviceId, topic);
+    return ok;
+  }
+
+  /**
+   * The per-device rate limit: a token bucket, larger for a host that speaks for its
+   * sub-devices. False: drop the message (counted), the device stays connected.
+   */
+  withinRate(deviceId: string): boolean {
+    const now = this.clock.now().getTime();
+    const scale = 1 + this.directory.subDevicesOf(deviceId).size;
+    const bucket = this.buckets.get(deviceId) ?? { tokens: BURST * scale, at: now };
+    bucket.tokens = Math.min(BURST * scale, bucket.tokens + ((now - bucket.at) / 1000) * RATE_PER_S * scale);
+    bucket.at = now;
+    this.buckets.set(deviceId, bucket);
+    if (bucket.tokens < 1) {
+      this.refusePublish('rate_limited', deviceId, '');
+      return false;
+    }
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private refusePublish(reason: string, deviceId: string, topic: string): void {
+    this.metrics.refusedPublishes.inc({ reason });
+    this.log.warn(`publish:${reason}`, { deviceId, reason, topic: topic.slice(0, 120) }, 'device publish refused');
+  }
+}

@@ -1,0 +1,192 @@
+import type { Clock } from '../../../clock.ts';
+import type { Config } from '../../../config.ts';
+import type { Part } from '../../../core/lifecycle.ts';
+import { RateLimitedLog, type Log } from '../../../core/log.ts';
+import type { Db } from '../../../db/database.ts';
+import { CommandDispatcher } from '../broker/command-dispatcher.ts';
+import { DeviceGate } from '../broker/device-gate.ts';
+import type { DeviceLink } from '../broker/device-link.ts';
+import { EmbeddedBroker } from '../broker/embedded-broker.ts';
+import { ExternalBroker } from '../broker/external-broker.ts';
+import type { CommandService } from '../command.service.ts';
+import { VerifiedSecrets } from '../credentials/secret.ts';
+import { BatchQueue } from '../ingest/batch-queue.ts';
+import { DeviceDirectory } from '../ingest/device-directory.ts';
+import { DeviceFeed, type StoredDeviceEvent } from '../ingest/device-feed.ts';
+import { Ingest } from '../ingest/ingest.ts';
+import { IngestMetrics } from '../ingest/ingest-metrics.ts';
+import { IngestRepository } from '../ingest/ingest.repository.ts';
+import { MinuteRollup } from '../ingest/minute-rollup.ts';
+import { Presence, type PresenceChange } from '../ingest/presence.ts';
+import { SeqWindow } from '../ingest/seq-window.ts';
+import { TelemetryWriter } from '../ingest/telemetry-writer.ts';
+import type { LiveStateStore } from '../live/live-state.ts';
+import type { LiveStateWriter } from '../live/live-state.writer.ts';
+
+export interface GatewayDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Log;
+  commands: CommandService;
+  live: { store: LiveStateStore; writer: LiveStateWriter };
+}
+
+/**
+ * The device gateway, assembled: the broker (embedded or external), the rules of who may
+ * connect and publish, the ingest pipeline and its writers, online/offline, and command
+ * delivery. `parts` start writers first and the broker last, and stop in reverse, so on
+ * SIGTERM no message is taken that the writers will not store.
+ */
+export const buildDeviceGateway = (deps: GatewayDeps) => {
+  const { db, clock, config, commands } = deps;
+  const log = new RateLimitedLog(deps.log);
+  const metrics = new IngestMetrics();
+  const repo = new IngestRepository();
+  const directory = new DeviceDirectory(db, clock);
+  const feed = new DeviceFeed((error) => deps.log.error({ err: String(error) }, 'device feed handler failed'));
+  const rollup = new MinuteRollup();
+  const telemetry = new TelemetryWriter(db, repo, rollup, clock, metrics);
+  const events = new BatchQueue<StoredDeviceEvent>({
+    write: (rows) => repo.insertEvents(db, rows),
+    maxBatch: 500,
+    lingerMs: 5,
+    maxPending: 50_000,
+    onFlush: (n, seconds) => metrics.flush.observe({ queue: 'events' }, seconds),
+    onError: (error) => log.warn('events:write', { err: String(error) }, 'device events not written; retrying'),
+  });
+
+  const recordPresence = (change: PresenceChange) => {
+    const { context } = change;
+    const stored: StoredDeviceEvent = {
+      deviceId: context.deviceId,
+      event: change.online ? 'online' : 'offline',
+      seq: null,
+      occurredAt: change.at,
+      receivedAt: change.at,
+      detail: { reason: change.reason },
+      providerId: context.providerId,
+      deviceRowId: context.deviceRowId,
+      bedId: context.bedId,
+      residentId: context.residentId,
+    };
+    events.add(stored).then(
+      () => feed.publish({ kind: 'event', event: stored }),
+      () => undefined,
+    );
+    if (change.online) void dispatcher.deliver(context.deviceId);
+  };
+  const presence = new Presence(deps.live.store, directory, clock, recordPresence);
+
+  let link: DeviceLink | undefined;
+  const dispatcher = new CommandDispatcher(commands, () => link, log);
+  commands.onQueued((deviceId) => {
+    if (deps.live.store.get(deviceId)?.online) void dispatcher.deliver(deviceId);
+  });
+
+  const ingest = new Ingest({
+    clock,
+    directory,
+    seqs: new SeqWindow(),
+    presence,
+    rollup,
+    events,
+    feed,
+    metrics,
+    log,
+    acknowledge: async (context, ack) => {
+      await commands.acknowledge(context.deviceId, ack.id, ack.ok, ack.error);
+    },
+  });
+  const gate = new DeviceGate(db, directory, new VerifiedSecrets(), clock, metrics, log);
+
+  const broker: DeviceLink = config.mqttUrl
+    ? new ExternalBroker({
+        url: config.mqttUrl,
+        clientId: config.mqttClientId,
+        group: config.mqttShareGroup,
+        ingest,
+        metrics,
+        log,
+      })
+    : new EmbeddedBroker({
+        port: config.mqttPort,
+        host: config.host,
+        gate,
+        ingest,
+        presence,
+        directory,
+        metrics,
+        clock,
+        log,
+        onCommandsReady: (deviceId) => void dispatcher.deliver(deviceId),
+      });
+
+  metrics.countConnected = () =>
+    broker instanceof EmbeddedBroker
+      ? broker.connectedCount
+      : [...deps.live.store.entries()].filter(([, state]) => state.online).length;
+  metrics.countBacklog = () => events.pending;
+
+  const backlog = () => events.pending + telemetry.pending;
+  const parts: Part[] = [
+    {
+      name: 'device directory',
+      start: async (report) => {
+        await directory.load();
+        directory.start(report);
+      },
+      stop: () => directory.stop(),
+    },
+    {
+      name: 'device events and rollups',
+      start: (report) => telemetry.start(report),
+      stop: async () => {
+        await events.close();
+        await telemetry.stop();
+      },
+    },
+    {
+      name: 'online and offline',
+      start: () => presence.start(),
+      stop: () => presence.stop(),
+    },
+    {
+      name: 'command delivery',
+      start: (report) => dispatcher.start(report),
+      stop: () => dispatcher.stop(),
+    },
+    {
+      name: config.mqttUrl ? 'external MQTT broker link' : 'embedded MQTT broker',
+      start: async () => {
+        await broker.start();
+        link = broker;
+      },
+      stop: async () => {
+        link = undefined;
+        await broker.stop();
+      },
+    },
+  ];
+
+  return {
+    ingest,
+    feed,
+    presence,
+    directory,
+    gate,
+    metrics,
+    broker,
+    dispatcher,
+    telemetry,
+    events,
+    parts,
+    /** For /readyz: the writers cannot keep up or the database refuses them. */
+    health: () => ({
+      broker: broker instanceof ExternalBroker ? (broker.up ? 'connected' : 'unreachable') : 'embedded',
+      backlog: backlog(),
+      failing: events.failing || telemetry.lastError !== undefined || deps.live.writer.lastError !== undefined,
+    }),
+  };
+};
+export type DeviceGateway = ReturnType<typeof buildDeviceGateway>;
