@@ -9,17 +9,10 @@ import {
   type LoginFrom,
   type Role,
 } from '@vigil/contract';
-import { ManualClock } from '../../apps/server/src/clock.ts';
+import { WallClock } from '../../apps/server/src/test/wall-clock.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../../apps/server/src/test/harness.ts';
 
 export { ADMIN_PASSWORD, ADMIN_USER };
-
-/** The harness clock, reading the wall clock: the browser's sessions and SSO timestamps live in real time. */
-class WallClock extends ManualClock {
-  override now(): Date {
-    return new Date();
-  }
-}
 
 export interface E2eServer {
   /** http://127.0.0.1:<port> */

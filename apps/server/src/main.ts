@@ -3,6 +3,9 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { StartupError } from './core/startup-error.ts';
+import type { AddressInfo } from 'node:net';
+import { EmbeddedBroker } from './modules/devices/broker/embedded-broker.ts';
+import { startDemo, type RunningDemo } from './modules/devices/demo/demo-care-home.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
 import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
@@ -18,7 +21,16 @@ const start = async () => {
     }
     throw error;
   }
-  const boot = await startBootResponder(config.port, config.host);
+  let boot;
+  try {
+    boot = await startBootResponder(config.port, config.host);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
   let built;
@@ -35,6 +47,7 @@ const start = async () => {
   const { app, metrics } = built;
 
   let metricsListener: MetricsListener | undefined;
+  let demo: RunningDemo | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -46,6 +59,7 @@ const start = async () => {
     }, 15_000);
     force.unref();
     try {
+      await demo?.stop();
       await metricsListener?.close();
       await app.close();
       await database.close();
@@ -68,6 +82,24 @@ const start = async () => {
   app.log.info(
     `Vigil ${database.kind === 'pglite' ? 'on embedded PGlite' : 'on PostgreSQL'} at http://localhost:${config.port}`,
   );
+  if (config.demo) {
+    const broker = built.services.devices.gateway.broker;
+    const { port } = app.server.address() as AddressInfo;
+    try {
+      demo = await startDemo({
+        db: database.db,
+        settings: built.services.settings,
+        sessions: built.services.store,
+        log: app.log,
+        dataDir: config.dataDir,
+        api: `http://127.0.0.1:${port}`,
+        mqttUrl:
+          config.mqttUrl ?? `mqtt://127.0.0.1:${broker instanceof EmbeddedBroker ? broker.port : config.mqttPort}`,
+      });
+    } catch (error) {
+      app.log.error({ err: error }, 'the demo care home could not start; the server runs without it');
+    }
+  }
   app.log.info(
     config.mqttUrl
       ? `devices through the MQTT broker at ${config.mqttUrl.replace(/\/\/[^@/]*@/, '//')}`

@@ -25,6 +25,8 @@ export interface ProvisionOptions {
   api: string;
   adminUser: string;
   adminPassword: string;
+  /** A client already signed in as an administrator (the server's own demo); skips the login. */
+  client?: ApiClient;
   /** Also add the devices to this provider. */
   providerId?: number;
   /** Set the secret of devices already registered to this run's (default true); false leaves them. */
@@ -192,7 +194,7 @@ export const provisionFleet = async (
   options: ProvisionOptions,
 ): Promise<ProvisionResult> => {
   const log = options.log ?? (() => {});
-  const client = await adminClient(options);
+  const client = options.client ?? (await adminClient(options));
   const rows = stockRowsOf(plan, secrets, options.batch);
   const { imported, existing } = await importRows(client, rows, log);
   log(`registry: ${imported} added`);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { StartupError } from '../core/startup-error.ts';
 
 /**
  * Answers while the embedded database opens (its first start runs initdb, seconds on a
@@ -17,7 +18,13 @@ export const startBootResponder = async (port: number, host: string): Promise<{ 
       .end('{"status":500,"msg":"Vigil is starting, try again in a few seconds.","data":null}');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartupError(`PORT ${port} is already in use: stop what listens there or set PORT to a free port`)
+          : error,
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   return {

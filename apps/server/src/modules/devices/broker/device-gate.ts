@@ -91,8 +91,14 @@ export class DeviceGate {
     return target === deviceId || this.directory.subDevicesOf(deviceId).has(target);
   }
 
-  mayPublish(deviceId: string, topic: string): boolean {
+  /**
+   * Whether the device may publish on the topic. When it publishes for a device the directory
+   * does not show under it, that device is read again first: a sub-device paired since the last
+   * reload speaks through its host at once. A refusal is counted and logged.
+   */
+  async mayPublish(deviceId: string, topic: string): Promise<boolean> {
     const route = parseTopic(topic);
+    if (route && !this.speaksFor(deviceId, route.deviceId)) await this.directory.refresh(route.deviceId.toUpperCase());
     if (!route || !this.speaksFor(deviceId, route.deviceId)) {
       this.refusePublish('topic', deviceId, topic);
       return false;
@@ -100,13 +106,20 @@ export class DeviceGate {
     return true;
   }
 
-  maySubscribe(deviceId: string, topic: string): boolean {
+  /** The common case without a query: the device publishes for itself or a known sub-device. */
+  mayPublishNow(deviceId: string, topic: string): boolean {
+    const route = parseTopic(topic);
+    return route !== null && this.speaksFor(deviceId, route.deviceId);
+  }
+
+  async maySubscribe(deviceId: string, topic: string): Promise<boolean> {
     const parts = topic.split('/');
-    const ok =
-      parts.length === 4 &&
-      `${parts[0]}/${parts[1]}` === TOPIC_PREFIX &&
-      parts[3] === COMMAND_TOPIC &&
-      this.speaksFor(deviceId, parts[2] ?? '');
+    const shaped = parts.length === 4 && `${parts[0]}/${parts[1]}` === TOPIC_PREFIX && parts[3] === COMMAND_TOPIC;
+    const target = (parts[2] ?? '').toUpperCase();
+    if (shaped && !this.speaksFor(deviceId, target) && /^[A-Z0-9-]{1,64}$/.test(target)) {
+      await this.directory.refresh(target);
+    }
+    const ok = shaped && this.speaksFor(deviceId, target);
     if (!ok) this.refusePublish('subscribe', deviceId, topic);
     return ok;
   }

@@ -63,27 +63,35 @@ export class EmbeddedBroker implements DeviceLink {
     };
 
     aedes.authorizeSubscribe = (client, subscription, done) => {
-      if (!gate.maySubscribe(this.deviceOf(client), subscription.topic)) return done(new Error('not authorised'));
-      done(null, subscription);
+      gate.maySubscribe(this.deviceOf(client), subscription.topic).then(
+        (ok) => (ok ? done(null, subscription) : done(new Error('not authorised'))),
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      );
     };
 
     aedes.authorizePublish = (client, packet, done) => {
       // The broker's own publishes (commands) and wills of clients already gone have no client.
       if (!client) return done(null);
       const deviceId = this.deviceOf(client);
-      if (!gate.mayPublish(deviceId, packet.topic)) return done(new Error('not authorised'));
-      // State lives in Vigil, not in the broker's retained store.
-      packet.retain = false;
-      if (!gate.withinRate(deviceId)) {
-        metrics.dropped.inc({ reason: 'rate_limited' });
-        // Over its rate, a QoS 1 message is refused, not acknowledged: the connection closes and
-        // the device sends it again later. Nothing acknowledged is ever dropped.
-        return done(packet.qos > 0 ? new Error('rate limit') : null);
-      }
-      const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-      ingest.handle(packet.topic, payload).then(
-        () => done(null),
-        // Not stored: no PUBACK; the connection closes and the device sends it again.
+      const take = () => {
+        // State lives in Vigil, not in the broker's retained store.
+        packet.retain = false;
+        if (!gate.withinRate(deviceId)) {
+          metrics.dropped.inc({ reason: 'rate_limited' });
+          // Over its rate, a QoS 1 message is refused, not acknowledged: the connection closes and
+          // the device sends it again later. Nothing acknowledged is ever dropped.
+          return done(packet.qos > 0 ? new Error('rate limit') : null);
+        }
+        const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+        ingest.handle(packet.topic, payload).then(
+          () => done(null),
+          // Not stored: no PUBACK; the connection closes and the device sends it again.
+          (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+        );
+      };
+      if (gate.mayPublishNow(deviceId, packet.topic)) return take();
+      gate.mayPublish(deviceId, packet.topic).then(
+        (ok) => (ok ? take() : done(new Error('not authorised'))),
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     };

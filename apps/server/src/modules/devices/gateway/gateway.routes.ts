@@ -96,7 +96,9 @@ export const registerGatewayRoutes = async (app: FastifyInstance, options: Gatew
         if (isServer(username)) return allow(reply);
         const deviceId = clientid.toUpperCase();
         const subscribing = action === 'subscribe' || acc === 4 || acc === 1;
-        const ok = subscribing ? gateway.gate.maySubscribe(deviceId, topic) : gateway.gate.mayPublish(deviceId, topic);
+        const ok = subscribing
+          ? await gateway.gate.maySubscribe(deviceId, topic)
+          : await gateway.gate.mayPublish(deviceId, topic);
         return ok ? allow(reply) : deny(reply);
       });
     }

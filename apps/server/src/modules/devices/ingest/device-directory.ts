@@ -83,6 +83,31 @@ export class DeviceDirectory {
     return row;
   }
 
+  private readonly refreshedAt = new Map<string, number>();
+
+  /**
+   * Reads one device again, at most every `minIntervalMs` per device: a sub-device paired a
+   * moment ago speaks through its host before the next full reload. Answers the fresh context.
+   */
+  async refresh(deviceId: string, minIntervalMs = 2_000): Promise<DeviceContext | undefined> {
+    const now = this.clock.now().getTime();
+    const last = this.refreshedAt.get(deviceId);
+    if (last !== undefined && now - last < minIntervalMs) return this.byId.get(deviceId);
+    if (this.refreshedAt.size > 100_000) this.refreshedAt.clear();
+    this.refreshedAt.set(deviceId, now);
+    const [row] = await this.query(deviceId);
+    const before = this.byId.get(deviceId);
+    if (before?.gatewayDeviceId) this.subDevices.get(before.gatewayDeviceId)?.delete(deviceId);
+    if (!row) {
+      this.byId.delete(deviceId);
+      return undefined;
+    }
+    this.misses.delete(deviceId);
+    this.byId.set(deviceId, row);
+    if (row.gatewayDeviceId) this.pairUnder(row.gatewayDeviceId, row.deviceId);
+    return row;
+  }
+
   start(onError: (error: unknown) => void): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.load().catch(onError), this.reloadMs);
