@@ -8,6 +8,7 @@ import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts
 import { BURST } from '../broker/device-gate.ts';
 import { EmbeddedBroker } from '../broker/embedded-broker.ts';
 import { hashDeviceSecret } from '../credentials/secret.ts';
+import { IngestRepository } from '../ingest/ingest.repository.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
 
 const SECRET = 'gateway-test-secret-0001';
@@ -209,6 +210,34 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       qos: 1,
     });
     expect((await eventsOf('GW-S2')).filter((e) => e.seq === 20_000)).toHaveLength(1);
+  });
+
+  it('holds events while the database refuses writes, says so on /readyz, and drains after', async () => {
+    const device = await connect('GW-S2');
+    const repo = IngestRepository.prototype;
+    const original = repo.insertEvents;
+    let refusing = true;
+    repo.insertEvents = function (this: IngestRepository, ...args: Parameters<typeof original>) {
+      if (refusing) return Promise.reject(new Error('connection refused (test)'));
+      return original.apply(this, args);
+    };
+    try {
+      let acknowledged = false;
+      const publish = device
+        .publishAsync(topicOf('GW-S2', 'event'), JSON.stringify({ ts: nowS(), seq: 30_000, event: 'sos' }), { qos: 1 })
+        .then(() => (acknowledged = true));
+      await until(async () => (await app.app.inject({ url: '/readyz' })).statusCode === 503);
+      const ready = await app.app.inject({ url: '/readyz' });
+      expect(ready.json()).toMatchObject({ status: 'not-ready', ingest: { writing: 'failing' } });
+      // Not stored, so not acknowledged: the device still holds its event.
+      expect(acknowledged).toBe(false);
+      refusing = false;
+      await publish;
+      expect((await eventsOf('GW-S2')).filter((e) => e.seq === 30_000)).toHaveLength(1);
+      await until(async () => (await app.app.inject({ url: '/readyz' })).statusCode === 200);
+    } finally {
+      repo.insertEvents = original;
+    }
   });
 
   it('delivers a queued command to the connected device and records its answer', async () => {
