@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   // Devices: the embedded broker's port, or an external broker (MQTT_URL) instead; the bus comes later.
   MQTT_PORT: port(1883),
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
+  // Connections per instance that take device events from an external broker.
+  MQTT_EVENT_CONNECTIONS: z.coerce.number().int().min(1).max(16).default(4),
   // The demo care home: on by default on an empty embedded database, off with DATABASE_URL unless 1.
   VIGIL_DEMO: z.enum(['0', '1', '']).default(''),
   // The shared-subscription group every instance of one installation joins.
@@ -123,6 +125,8 @@ export interface Config {
   mqttClientId: string;
   /** Run the demo care home (creating it on an empty database). */
   demo: boolean;
+  /** Connections per instance taking events from an external broker. */
+  mqttEventConnections: number;
   /** The `$share` group of this installation's instances. */
   mqttShareGroup: string;
   /** Bearer token of the HTTP auth/ACL endpoints an external broker calls; undefined: off. */
@@ -170,6 +174,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttEventConnections: e.MQTT_EVENT_CONNECTIONS,
     demo: e.VIGIL_DEMO === '' ? e.DATABASE_URL === undefined : e.VIGIL_DEMO === '1',
     mqttAuthToken: e.MQTT_AUTH_TOKEN,
     operatorPushSecret: e.OPERATOR_PUSH_SECRET,

@@ -50,7 +50,8 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
   const events = new BatchQueue<StoredDeviceEvent>({
     write: (rows) => repo.insertEvents(db, rows),
     maxBatch: 500,
-    lingerMs: 5,
+    // Group commit: a write starts at once when none runs; what arrives meanwhile goes in the next.
+    lingerMs: 0,
     maxPending: 50_000,
     onFlush: (n, seconds) => metrics.flush.observe({ queue: 'events' }, seconds),
     onError: (error) => log.warn('events:write', { err: String(error) }, 'device events not written; retrying'),
@@ -104,6 +105,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     ? new ExternalBroker({
         url: config.mqttUrl,
         clientId: config.mqttClientId,
+        eventConnections: config.mqttEventConnections,
         group: config.mqttShareGroup,
         ingest,
         metrics,

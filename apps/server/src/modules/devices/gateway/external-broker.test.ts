@@ -6,6 +6,7 @@ import { deviceCalls, topicOf } from '@vigil/contract';
 import { deviceCommands, deviceEvents } from '../../../db/schema.ts';
 import { createTestApp, openTestDatabase, type TestApp, type TestDb } from '../../../test/harness.ts';
 import { ExternalBroker } from '../broker/external-broker.ts';
+import { IngestRepository } from '../ingest/ingest.repository.ts';
 import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
 
 const MQTT_URL = process.env.MQTT_URL;
@@ -99,6 +100,46 @@ describe.skipIf(!MQTT_URL)(
       expect(byA + byB).toBeGreaterThanOrEqual(count);
       expect(byA).toBeGreaterThan(0);
       expect(byB).toBeGreaterThan(0);
+    });
+
+    it('takes telemetry while an event waits for its commit (no head-of-line blocking)', async () => {
+      const repo = IngestRepository.prototype;
+      const original = repo.insertEvents;
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      repo.insertEvents = async function (this: IngestRepository, ...args: Parameters<typeof original>) {
+        await gate;
+        return original.apply(this, args);
+      };
+      try {
+        const vitals = new Promise<void>((resolve) => {
+          for (const app of [a, b]) {
+            app.services.devices.gateway.feed.subscribe(
+              (item) => {
+                if (item.kind === 'vitals' && item.context.deviceId === DEVICE) resolve();
+              },
+              ['vitals'],
+            );
+          }
+        });
+        const event = device.publishAsync(
+          topicOf(DEVICE, 'event'),
+          JSON.stringify({ ts: Date.now() / 1000, seq: 5_000, event: 'fall' }),
+          { qos: 1 },
+        );
+        await new Promise((r) => setTimeout(r, 200));
+        device.publish(
+          topicOf(DEVICE, 'telemetry'),
+          JSON.stringify({ ts: Date.now() / 1000, seq: 5_001, hr: 61, rr: 13, inBed: true, asleep: true, move: 1 }),
+        );
+        await vitals;
+        release();
+        await event;
+      } finally {
+        release();
+        repo.insertEvents = original;
+      }
+      await until(async () => (await eventsOf()).some((e) => e.seq === 5_000));
     });
 
     it('delivers a command through the broker and records the device’s answer', async () => {

@@ -38,8 +38,9 @@ export class TelemetryWriter {
     this.maxHeld = options.maxHeld ?? 200_000;
   }
 
+  /** Closed minutes waiting to be written (not the minutes still being summed). */
   get pending(): number {
-    return this.held.length + this.rollup.size;
+    return this.held.length;
   }
 
   /** Writes the closed minutes (every minute with `all`, on stop). */
