@@ -1,7 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/database.ts';
 import { beds, devices, deviceStock } from '../../../db/schema.ts';
+
+const host = alias(devices, 'host');
 
 /** Who a device is at this moment: what the ingest stamps on its events and rollups. */
 export interface DeviceContext {
@@ -126,7 +129,6 @@ export class DeviceDirectory {
   }
 
   private async query(deviceId?: string): Promise<DeviceContext[]> {
-    const host = sql<string | null>`(select h.device_id from ${devices} h where h.id = ${devices.gatewayId})`;
     const query = this.db
       .select({
         deviceId: deviceStock.deviceId,
@@ -137,10 +139,11 @@ export class DeviceDirectory {
         residentId: beds.residentId,
         uploadData: devices.uploadData,
         reportInterval: devices.reportInterval,
-        gatewayDeviceId: host,
+        gatewayDeviceId: host.deviceId,
       })
       .from(deviceStock)
       .leftJoin(devices, eq(devices.stockId, deviceStock.id))
+      .leftJoin(host, eq(host.id, devices.gatewayId))
       .leftJoin(beds, eq(beds.deviceId, devices.id));
     const rows = await (deviceId ? query.where(eq(deviceStock.deviceId, deviceId)) : query);
     return rows.map((r) => ({

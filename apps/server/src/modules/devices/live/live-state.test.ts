@@ -25,6 +25,23 @@ describe('live device state in memory', () => {
     expect(store.apply('SLP-1', { battery: 50 }, at(3)).lastSeenAt).toEqual(at(10));
   });
 
+  it('writes a change at once but "last seen" alone only every 30 s', () => {
+    const store = new LiveStateStore();
+    store.apply('SLP-1', { online: true, battery: 80 }, at(0));
+    expect(store.takeDirty(10).entries).toHaveLength(1);
+    // Seen again and again with nothing new: nothing to write until 30 s have passed.
+    for (let s = 1; s < 30; s++) store.apply('SLP-1', { online: true, battery: 80 }, at(s));
+    expect(store.dirtyCount).toBe(0);
+    store.apply('SLP-1', { online: true }, at(30));
+    expect(store.takeDirty(10).entries.map(([, state]) => state.lastSeenAt)).toEqual([at(30)]);
+    // Any other change is written at the next flush.
+    store.apply('SLP-1', { battery: 79 }, at(31));
+    expect(store.dirtyCount).toBe(1);
+    store.takeDirty(10);
+    store.apply('SLP-1', { online: false }, at(32));
+    expect(store.dirtyCount).toBe(1);
+  });
+
   it('keeps one dirty entry per device however many messages arrive', () => {
     const store = new LiveStateStore();
     for (let i = 0; i < 10_000; i++) store.apply(`SLP-${i % 100}`, { battery: i % 100 }, at(i % 60));

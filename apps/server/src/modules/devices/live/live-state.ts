@@ -26,9 +26,22 @@ const EMPTY: Omit<LiveState, 'lastSeenAt'> = {
   mat: null,
 };
 
+/**
+ * "Last seen" alone is written at most this often per device: a sleep monitor is seen every
+ * second, and rewriting thousands of rows a second for it stalled the server (bench/ingest.ts).
+ * Every other change (online, battery, signal, firmware, mat) is written at the next flush.
+ */
+export const LAST_SEEN_WRITE_MS = 30_000;
+
+const FIELDS = ['online', 'battery', 'signal', 'firmwareVersion', 'hardwareVersion', 'mat'] as const;
+
 export class LiveStateStore {
   private readonly states = new Map<string, LiveState>();
   private dirtyIds = new Set<string>();
+  /** The last-seen time each device had when it was last marked for writing. */
+  private readonly markedSeen = new Map<string, number>();
+
+  constructor(private readonly lastSeenWriteMs = LAST_SEEN_WRITE_MS) {}
 
   /** Applies a message's news; `seenAt` only moves forward (a late message never rewinds it). */
   apply(deviceId: string, patch: LiveStatePatch, seenAt: Date): LiveState {
@@ -40,7 +53,12 @@ export class LiveStateStore {
       lastSeenAt: current && current.lastSeenAt > seenAt ? current.lastSeenAt : seenAt,
     };
     this.states.set(deviceId, next);
-    this.dirtyIds.add(deviceId);
+    const changed = !current || FIELDS.some((field) => current[field] !== next[field]);
+    const marked = this.markedSeen.get(deviceId);
+    if (changed || marked === undefined || next.lastSeenAt.getTime() - marked >= this.lastSeenWriteMs) {
+      this.dirtyIds.add(deviceId);
+      this.markedSeen.set(deviceId, next.lastSeenAt.getTime());
+    }
     return next;
   }
 
@@ -50,7 +68,10 @@ export class LiveStateStore {
 
   /** Loads what was persisted (at start), without marking it dirty. */
   load(rows: Iterable<[string, LiveState]>): void {
-    for (const [deviceId, state] of rows) this.states.set(deviceId, state);
+    for (const [deviceId, state] of rows) {
+      this.states.set(deviceId, state);
+      this.markedSeen.set(deviceId, state.lastSeenAt.getTime());
+    }
   }
 
   entries(): IterableIterator<[string, LiveState]> {
