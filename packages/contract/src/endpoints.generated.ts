@@ -423,6 +423,12 @@ export const restartDevice: EndpointOf<Calls['restartDevice']> = {
   input: 'json',
   auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
+export const deviceCommandList: EndpointOf<Calls['deviceCommandList']> = {
+  method: 'GET',
+  path: '/device/commandList',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
+};
 export const syncThirdDevice: EndpointOf<Calls['syncThirdDevice']> = {
   method: 'POST',
   path: '/device/syncThirdDevice',
@@ -466,6 +472,30 @@ export const heDeleteDevice: EndpointOf<Calls['heDeleteDevice']> = {
   path: '/he/deleteDevice',
   input: 'query',
   auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
+export const heSubDevicePair: EndpointOf<Calls['heSubDevicePair']> = {
+  method: 'POST',
+  path: '/he/subDevicePair',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
+};
+export const heSubDevicePair2: EndpointOf<Calls['heSubDevicePair2']> = {
+  method: 'POST',
+  path: '/he/subDevicePair2',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
+};
+export const heSubDevicePairStatus: EndpointOf<Calls['heSubDevicePairStatus']> = {
+  method: 'GET',
+  path: '/he/subDevicePairStatus',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
+};
+export const heSubDeviceUnPair: EndpointOf<Calls['heSubDeviceUnPair']> = {
+  method: 'POST',
+  path: '/he/subDeviceUnPair',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE', 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'MAINTAIN'],
 };
 export const heChangProvider: EndpointOf<Calls['heChangProvider']> = {
   method: 'POST',

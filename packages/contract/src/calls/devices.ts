@@ -4,6 +4,7 @@ import {
   DEVICE_ID_MAX,
   DEVICE_ID_PATTERN,
   DEVICE_COMM_MODES,
+  DEVICE_COMMAND_STATES,
   DEVICE_COMMANDS,
   DEVICE_GROUP_NAMES,
   DEVICE_NAME_MAX,
@@ -14,6 +15,7 @@ import {
 } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
+import { PAIRING_COMMANDS } from '../device-protocol.ts';
 import { DEVICE_KINDS, DEVICE_TYPES } from '../device-types.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 
@@ -167,7 +169,12 @@ export const DeviceRowSchema = z.object({
   thirdPartyId: z.string().nullable().describe('Registration on the operator IoT platform'),
   thirdPartyStatus: z.enum(['online', 'offline', 'unknown']).nullable(),
   thirdPartySyncTime: time.nullable(),
-  pendingCommands: z.array(z.enum(DEVICE_COMMANDS)).describe('Commands queued and not yet delivered to the device'),
+  pendingCommands: z
+    .array(z.enum([...DEVICE_COMMANDS, ...PAIRING_COMMANDS]))
+    .describe(
+      'Commands queued and not yet answered by the device; a gateway host\u2019s include the pairing commands ' +
+        'it was sent, a sub-device\u2019s the pairing commands naming it',
+    ),
   providerId: z.number().int(),
   providerName: z.string(),
   bunkId: z.number().int().nullable().describe('The bed the device is linked to'),
@@ -235,6 +242,62 @@ export const DeviceCommandReceiptSchema = z
     'The command is queued durably for the device gateway; it is not yet delivered. ' +
       'The device list shows it under pendingCommands until the device acknowledges it.',
   );
+
+/** How long a host listens for a sensor whose pairing button is held (subDevicePair2), seconds. */
+export const PAIR_SCAN_SECONDS = { min: 10, max: 300, default: 60 } as const;
+
+const commandState = z.enum(DEVICE_COMMAND_STATES);
+const pairingCommand = z.enum(PAIRING_COMMANDS);
+
+/** One command of a device's history, as /device/commandList answers it. */
+export const DeviceCommandRowSchema = z.object({
+  id: z.number().int(),
+  deviceId: z
+    .string()
+    .describe('The device it is addressed to: the device itself, or for a sub-device\u2019s pairing its gateway host'),
+  command: z.enum([...DEVICE_COMMANDS, ...PAIRING_COMMANDS]),
+  params: z.record(z.string(), z.unknown()).describe('What the device is sent (`params` of the cmd message)'),
+  state: commandState.describe(
+    'pending (queued) → sent → acked or failed; superseded by a newer one, expired unanswered after 24 h, ' +
+      'cancelled when the device left',
+  ),
+  attempts: z.number().int().describe('How many times it was sent'),
+  error: z.string().nullable().describe('Why the device refused it (failed)'),
+  createTime: time.describe('Queued'),
+  sentTime: time.nullable().describe('Last sent to the device'),
+  ackTime: time.nullable().describe('Answered ok'),
+  updateTime: time.describe('Last change of state'),
+});
+export type DeviceCommandRow = z.infer<typeof DeviceCommandRowSchema>;
+
+/** A pairing command queued for a gateway host. */
+export const PairingReceiptSchema = z
+  .object({
+    commandId: z.number().int(),
+    command: pairingCommand,
+    state: z.literal('pending'),
+    queuedTime: time,
+    hostDeviceId: z.string(),
+    deviceId: z.string().describe('The sub-device'),
+    hostOnline: z
+      .boolean()
+      .describe('The host is online now, so the command goes out at once; otherwise when it connects'),
+  })
+  .describe(
+    'The pairing command is queued for the host; follow it with /he/subDevicePairStatus until its state is final.',
+  );
+
+const pairingRequest = DeviceAddInputSchema.pick({ deviceId: true, deviceType: true, name: true, remark: true }).extend(
+  {
+    hostDeviceId: deviceIdSchema.describe('The gateway host'),
+  },
+);
+const PAIRING_SUMMARY =
+  'The sub-device must be under the host (added with /he/insertDevice), or still in stock: it is then added ' +
+  'under the host first, with its name and remark (the same checks as /he/insertDevice, fewer than ' +
+  `${CONSTANTS.maxSubDevicesPerGateway} per host). Refused: device.hostNotFound, device.notGateway, ` +
+  'device.notUnderHost (added elsewhere), ' +
+  'device.gatewayFull. A newer pairing command for the same sub-device supersedes a pending one.';
 
 const deviceRef = z.object({ deviceId: deviceIdSchema });
 const telecomOutcome = z.enum(['removed', 'not_registered', 'disabled', 'failed']);
@@ -491,6 +554,18 @@ export const deviceCalls = {
     summary: 'Queue a restart; only online devices can be restarted (device.restartOffline)',
     tag: 'device',
   }),
+  deviceCommandList: defineCall({
+    method: 'GET',
+    path: '/device/commandList',
+    auth: READERS,
+    input: 'query',
+    request: z.object({ deviceId: deviceIdSchema, ...pageQuery }),
+    result: pageOf(DeviceCommandRowSchema),
+    summary:
+      'The commands of a device with their states, newest first; a sub-device\u2019s include the pairing ' +
+      'commands its gateway host was sent for it. Documented extra.',
+    tag: 'device',
+  }),
   syncThirdDevice: defineCall({
     method: 'POST',
     path: '/device/syncThirdDevice',
@@ -589,6 +664,98 @@ export const deviceCalls = {
     request: z.object({ deviceId: deviceIdSchema, deviceType: deviceTypeSchema }),
     result: z.object({ telecom: telecomOutcome, telecomMsg: z.string().nullable() }),
     summary: 'Remove a gateway host (without sub-devices) or a sub-device; deviceType must be its type',
+    tag: 'device',
+  }),
+  heSubDevicePair: defineCall({
+    method: 'POST',
+    path: '/he/subDevicePair',
+    auth: INSTALLERS,
+    input: 'json',
+    request: pairingRequest,
+    result: PairingReceiptSchema,
+    summary:
+      'Pair a sub-device with its gateway host by device ID: queues the `pair` command to the host, params ' +
+      '{deviceId, deviceType}. May be queued while the host is offline (sent when it connects). Its ' +
+      `acknowledgement marks the sub-device paired. ${PAIRING_SUMMARY}`,
+    tag: 'device',
+  }),
+  heSubDevicePair2: defineCall({
+    method: 'POST',
+    path: '/he/subDevicePair2',
+    auth: INSTALLERS,
+    input: 'json',
+    request: pairingRequest.extend({
+      seconds: z.coerce
+        .number<number>()
+        .int()
+        .min(PAIR_SCAN_SECONDS.min)
+        .max(PAIR_SCAN_SECONDS.max)
+        .default(PAIR_SCAN_SECONDS.default)
+        .describe(
+          `How long the host listens, ${PAIR_SCAN_SECONDS.min} to ${PAIR_SCAN_SECONDS.max} seconds ` +
+            `(default ${PAIR_SCAN_SECONDS.default})`,
+        ),
+    }),
+    result: PairingReceiptSchema,
+    summary:
+      'Pair a sub-device with the pairing button: queues `pair_scan` to the host, params {deviceId, deviceType, ' +
+      'seconds}; the host listens that long and the sensor joins when its pairing button is held 3 s. Only ' +
+      'while the host is online (device.hostOffline): a window opening later would find nobody at the sensor. ' +
+      `Its acknowledgement marks the sub-device paired. ${PAIRING_SUMMARY}`,
+    tag: 'device',
+  }),
+  heSubDevicePairStatus: defineCall({
+    method: 'GET',
+    path: '/he/subDevicePairStatus',
+    auth: READERS,
+    input: 'query',
+    request: z.object({
+      hostDeviceId: deviceIdSchema.describe('The gateway host'),
+      deviceId: deviceIdSchema.describe('The sub-device'),
+    }),
+    result: z.object({
+      hostDeviceId: z.string(),
+      deviceId: z.string(),
+      paired: z.boolean().describe('The sub-device is paired now'),
+      hostOnline: z.boolean(),
+      command: z
+        .object({
+          commandId: z.number().int(),
+          command: pairingCommand,
+          state: commandState,
+          error: z.string().nullable().describe('The host\u2019s reason, when failed'),
+          attempts: z.number().int(),
+          queuedTime: time,
+          sentTime: time.nullable(),
+          ackTime: time.nullable(),
+          updateTime: time,
+        })
+        .nullable()
+        .describe(
+          'The latest pairing command for this sub-device (compare its commandId with the receipt\u2019s: a newer ' +
+            'request supersedes yours); null when there is none',
+        ),
+    }),
+    summary:
+      'Progress of pairing a sub-device: the state of its latest pairing command and whether it ' +
+      'is paired; the console polls it while its pairing dialog is open. Final states: acked, failed (with the ' +
+      'host\u2019s error), expired, superseded, cancelled.',
+    tag: 'device',
+  }),
+  heSubDeviceUnPair: defineCall({
+    method: 'POST',
+    path: '/he/subDeviceUnPair',
+    auth: INSTALLERS,
+    input: 'json',
+    request: z.object({
+      hostDeviceId: deviceIdSchema.describe('The gateway host'),
+      deviceId: deviceIdSchema.describe('The sub-device'),
+    }),
+    result: PairingReceiptSchema,
+    summary:
+      'Unpair a sub-device from its host: queues `unpair` to the host, params {deviceId, deviceType} (also ' +
+      'while the host is offline). Its acknowledgement marks the sub-device unpaired; it stays under the host ' +
+      'until deleted. Refused: device.hostNotFound, device.notGateway, device.notUnderHost.',
     tag: 'device',
   }),
   heChangProvider: defineCall({

@@ -210,6 +210,10 @@ export const cs: Record<MessageKey, string> = {
   'device.initBedNotEmpty':
     'Senzor inicializujte pouze na prázdném lůžku: ujistěte se, že na něm nikdo neleží, a potvrďte.',
   'device.algModeNotSupported': 'Tento typ zařízení nemá režim algoritmu.',
+  'device.hostNotFound': 'Brána neexistuje.',
+  'device.hostOffline':
+    'Brána {host} je offline. Párování tlačítkem vyžaduje bránu online: zapněte ji, počkejte, až se zobrazí jako online, a zkuste to znovu.',
+  'device.notUnderHost': 'Zařízení {deviceId} není podřízeným zařízením brány {host}.',
   'deviceStock.empty': 'Přidejte alespoň jeden záznam do skladu.',
   'deviceStock.exists': 'Toto ID zařízení je již ve skladu evidováno.',
   'deviceStock.cipherExists': 'Toto šifrované ID je již ve skladu evidováno.',
@@ -247,6 +251,8 @@ export const cs: Record<MessageKey, string> = {
   'field.secret': 'Tajný klíč zařízení',
   'field.stockState': 'Stav skladu',
   'field.emptyBed': 'Potvrzení prázdného lůžka',
+  'field.seconds': 'Doba párování',
+  'field.commandId': 'ID příkazu',
   'validation.phone':
     'Pole „{field}“ musí obsahovat platné číslo mobilního telefonu: 11 číslic pro pevninskou Čínu, jinde + a kód země.',
   'validation.time': 'Pole „{field}“ musí obsahovat čas ve formátu HH:mm (00:00 až 23:59).',

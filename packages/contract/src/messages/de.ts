@@ -227,6 +227,10 @@ export const de: Record<MessageKey, string> = {
   'device.initBedNotEmpty':
     'Initialisieren Sie den Sensor nur bei leerem Bett: Stellen Sie sicher, dass niemand darauf liegt, und bestätigen Sie dann.',
   'device.algModeNotSupported': 'Geräte dieses Typs haben keinen Algorithmusmodus.',
+  'device.hostNotFound': 'Der Gateway-Host existiert nicht.',
+  'device.hostOffline':
+    'Der Gateway-Host {host} ist offline. Das Koppeln per Kopplungstaste erfordert einen Host, der online ist: Schalten Sie ihn ein, warten Sie, bis er als online angezeigt wird, und versuchen Sie es dann erneut.',
+  'device.notUnderHost': 'Das Gerät {deviceId} ist kein Untergerät des Gateway-Hosts {host}.',
   'deviceStock.empty': 'Fügen Sie mindestens einen Bestandseintrag hinzu.',
   'deviceStock.exists': 'Diese Geräte-ID ist bereits im Bestand.',
   'deviceStock.cipherExists': 'Diese Chiffre-ID ist bereits im Bestand.',
@@ -265,6 +269,8 @@ export const de: Record<MessageKey, string> = {
   'field.secret': 'Geräteschlüssel',
   'field.stockState': 'Bestandsstatus',
   'field.emptyBed': 'Bestätigung leeres Bett',
+  'field.seconds': 'Kopplungsdauer',
+  'field.commandId': 'Befehls-ID',
   'validation.phone':
     'Das Feld „{field}“ muss eine gültige Mobilnummer enthalten: 11 Ziffern für Festlandchina, sonst + und die Ländervorwahl.',
   'validation.time': 'Das Feld „{field}“ muss eine Uhrzeit im Format HH:mm enthalten (00:00 bis 23:59).',

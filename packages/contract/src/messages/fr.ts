@@ -215,6 +215,10 @@ export const fr: Record<MessageKey, string> = {
   'device.initBedNotEmpty':
     'N’initialisez le capteur que sur un lit vide : assurez-vous que personne n’y est installé, puis confirmez.',
   'device.algModeNotSupported': 'Ce type d’appareil n’a pas de mode d’algorithme.',
+  'device.hostNotFound': 'La passerelle n’existe pas.',
+  'device.hostOffline':
+    'La passerelle {host} est hors ligne. L’appairage par bouton exige une passerelle en ligne : allumez-la, attendez qu’elle apparaisse en ligne, puis réessayez.',
+  'device.notUnderHost': 'L’appareil {deviceId} n’est pas un sous-appareil de la passerelle {host}.',
   'deviceStock.empty': 'Ajoutez au moins une entrée au registre.',
   'deviceStock.exists': 'Cet ID d’appareil figure déjà dans le registre.',
   'deviceStock.cipherExists': 'Cet ID chiffré figure déjà dans le registre.',
@@ -253,6 +257,8 @@ export const fr: Record<MessageKey, string> = {
   'field.secret': 'Secret de l’appareil',
   'field.stockState': 'État du stock',
   'field.emptyBed': 'Confirmation de lit vide',
+  'field.seconds': 'Durée d’appairage',
+  'field.commandId': 'ID de la commande',
   'validation.phone':
     '{field} doit être un numéro de mobile valide : 11 chiffres pour la Chine continentale, ailleurs + suivi de l’indicatif du pays.',
   'validation.time': '{field} doit être une heure au format HH:mm (de 00:00 à 23:59).',

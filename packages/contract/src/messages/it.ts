@@ -218,6 +218,10 @@ export const itIT: Record<MessageKey, string> = {
   'device.initBedNotEmpty':
     'Inizializzare il sensore solo con il letto vuoto: verificare che nessuno vi sia sopra, quindi confermare.',
   'device.algModeNotSupported': 'Questo tipo di dispositivo non dispone di una modalità algoritmo.',
+  'device.hostNotFound': 'Il gateway non esiste.',
+  'device.hostOffline':
+    'Il gateway {host} è offline. L’associazione con il pulsante richiede il gateway online: accendilo, attendi che risulti online e riprova.',
+  'device.notUnderHost': 'Il dispositivo {deviceId} non è un sottodispositivo del gateway {host}.',
   'deviceStock.empty': 'Aggiungere almeno una voce di magazzino.',
   'deviceStock.exists': 'Questo ID dispositivo è già presente in magazzino.',
   'deviceStock.cipherExists': 'Questo ID cifrato è già presente in magazzino.',
@@ -255,6 +259,8 @@ export const itIT: Record<MessageKey, string> = {
   'field.secret': 'Chiave segreta del dispositivo',
   'field.stockState': 'Stato di magazzino',
   'field.emptyBed': 'Conferma letto vuoto',
+  'field.seconds': 'Durata dell’associazione',
+  'field.commandId': 'ID comando',
   'validation.phone':
     'Il campo “{field}” deve contenere un numero di cellulare valido: 11 cifre per la Cina continentale, altrimenti + e il prefisso internazionale.',
   'validation.time': 'Il campo “{field}” deve contenere un orario nel formato HH:mm (da 00:00 a 23:59).',

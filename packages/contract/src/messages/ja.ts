@@ -214,6 +214,10 @@ export const ja: Record<MessageKey, string> = {
   'device.initBedNotEmpty':
     'センサーの初期化はベッドに誰もいない状態で行ってください。誰もいないことを確認してから実行してください。',
   'device.algModeNotSupported': 'この種別のデバイスにはアルゴリズムモードがありません。',
+  'device.hostNotFound': 'ゲートウェイ本体が存在しません。',
+  'device.hostOffline':
+    'ゲートウェイ本体 {host} はオフラインです。ペアリングボタンによるペアリングには本体がオンラインである必要があります。電源を入れ、オンラインと表示されてから再度お試しください。',
+  'device.notUnderHost': 'デバイス {deviceId} はゲートウェイ本体 {host} の子機ではありません。',
   'deviceStock.empty': '登録台帳のデータを 1 件以上追加してください。',
   'deviceStock.exists': 'このデバイスIDはすでに登録台帳にあります。',
   'deviceStock.cipherExists': 'この暗号化IDはすでに登録台帳にあります。',
@@ -252,6 +256,8 @@ export const ja: Record<MessageKey, string> = {
   'field.secret': 'デバイスシークレット',
   'field.stockState': '在庫状態',
   'field.emptyBed': 'ベッドが空であることの確認',
+  'field.seconds': 'ペアリング時間',
+  'field.commandId': 'コマンドID',
   'validation.phone':
     '{field}には有効な携帯電話番号を入力してください。中国本土は 11 桁の数字、それ以外の地域は + と国番号から入力します。',
   'validation.time': '{field}は HH:mm 形式の時刻（00:00～23:59）で入力してください。',

@@ -207,6 +207,10 @@ export const ko: Record<MessageKey, string> = {
   'device.initNotInstalled': '먼저 센서를 침대에 연결해 주세요. 설치된 센서는 해당 침대에서 초기화됩니다.',
   'device.initBedNotEmpty': '센서 초기화는 빈 침대에서만 할 수 있습니다. 침대에 아무도 없는지 확인한 후 진행해 주세요.',
   'device.algModeNotSupported': '이 유형의 기기에는 알고리즘 모드가 없습니다.',
+  'device.hostNotFound': '게이트웨이 호스트가 존재하지 않습니다.',
+  'device.hostOffline':
+    '게이트웨이 호스트 {host}이(가) 오프라인입니다. 페어링 버튼으로 페어링하려면 호스트가 온라인이어야 합니다. 전원을 켜고 온라인으로 표시되면 다시 시도하세요.',
+  'device.notUnderHost': '기기 {deviceId}은(는) 게이트웨이 호스트 {host}의 하위 기기가 아닙니다.',
   'deviceStock.empty': '재고 항목을 하나 이상 추가해 주세요.',
   'deviceStock.exists': '이미 재고에 등록된 기기 ID입니다.',
   'deviceStock.cipherExists': '이미 재고에 등록된 암호 ID입니다.',
@@ -243,6 +247,8 @@ export const ko: Record<MessageKey, string> = {
   'field.secret': '기기 비밀 키',
   'field.stockState': '재고 상태',
   'field.emptyBed': '빈 침대 확인',
+  'field.seconds': '페어링 시간',
+  'field.commandId': '명령 ID',
   'validation.phone':
     '{field} 항목은 유효한 휴대전화 번호여야 합니다. 중국 본토는 11자리 숫자, 그 외 지역은 +와 국가 코드로 시작하는 번호를 입력해 주세요.',
   'validation.time': '{field} 항목은 HH:mm 형식의 시간이어야 합니다(00:00~23:59).',

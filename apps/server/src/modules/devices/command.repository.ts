@@ -1,8 +1,19 @@
-import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { PAIRING_COMMANDS } from '@vigil/contract';
 import type { Executor } from '../../db/database.ts';
 import { deviceCommands } from '../../db/schema.ts';
 
 export type CommandRecord = typeof deviceCommands.$inferSelect;
+
+/** The sub-device a pairing command names (its `deviceId` param). */
+const namedSubDevice = sql<string | null>`${deviceCommands.payload}->>'deviceId'`;
+/** Pairing commands a gateway host was sent for one sub-device. */
+const pairingsOf = (hostRowId: number, subDeviceId: string): SQL | undefined =>
+  and(
+    eq(deviceCommands.deviceRowId, hostRowId),
+    inArray(deviceCommands.command, [...PAIRING_COMMANDS]),
+    eq(namedSubDevice, subDeviceId),
+  );
 
 /** Commands queued for devices: the only SQL on device_command. */
 export class CommandRepository {
@@ -30,6 +41,79 @@ export class CommandRepository {
           eq(deviceCommands.state, 'pending'),
         ),
       );
+  }
+
+  /**
+   * Pending pairing commands of a host for one sub-device are superseded by a newer one (whichever
+   * of pair, pair_scan and unpair: the latest request for a sub-device wins).
+   */
+  async supersedePairing(db: Executor, hostRowId: number, subDeviceId: string, now: Date): Promise<void> {
+    await db
+      .update(deviceCommands)
+      .set({ state: 'superseded', updatedAt: now })
+      .where(and(pairingsOf(hostRowId, subDeviceId), eq(deviceCommands.state, 'pending')));
+  }
+
+  /** The latest pairing command of a host for a sub-device, or the one asked for by id. */
+  async latestPairing(
+    db: Executor,
+    hostRowId: number,
+    subDeviceId: string,
+    commandId?: number,
+  ): Promise<CommandRecord | undefined> {
+    const [row] = await db
+      .select()
+      .from(deviceCommands)
+      .where(
+        and(pairingsOf(hostRowId, subDeviceId), commandId === undefined ? undefined : eq(deviceCommands.id, commandId)),
+      )
+      .orderBy(desc(deviceCommands.id))
+      .limit(1);
+    return row;
+  }
+
+  /** Unanswered pairing commands naming sub-devices that leave their host: cancelled. */
+  async cancelPairings(db: Executor, hostRowId: number, subDeviceIds: readonly string[], now: Date): Promise<void> {
+    if (!subDeviceIds.length) return;
+    await db
+      .update(deviceCommands)
+      .set({ state: 'cancelled', updatedAt: now })
+      .where(
+        and(
+          eq(deviceCommands.deviceRowId, hostRowId),
+          inArray(deviceCommands.command, [...PAIRING_COMMANDS]),
+          inArray(namedSubDevice, [...subDeviceIds]),
+          inArray(deviceCommands.state, ['pending', 'sent']),
+        ),
+      );
+  }
+
+  /**
+   * A device's commands, newest first: those addressed to it and, for a sub-device, the pairing
+   * commands its host was sent for it.
+   */
+  async history(
+    db: Executor,
+    q: {
+      deviceRowId: number;
+      pairing: { hostRowId: number; subDeviceId: string } | null;
+      offset: number;
+      limit: number;
+    },
+  ): Promise<{ rows: CommandRecord[]; total: number }> {
+    const where = or(
+      eq(deviceCommands.deviceRowId, q.deviceRowId),
+      q.pairing ? pairingsOf(q.pairing.hostRowId, q.pairing.subDeviceId) : undefined,
+    );
+    const rows = await db
+      .select()
+      .from(deviceCommands)
+      .where(where)
+      .orderBy(desc(deviceCommands.id))
+      .limit(q.limit)
+      .offset(q.offset);
+    const [total] = await db.select({ n: count() }).from(deviceCommands).where(where);
+    return { rows, total: total?.n ?? 0 };
   }
 
   /** Commands not yet answered (pending or sent) of devices leaving: cancelled. */

@@ -1,4 +1,10 @@
-import { ALG_MODE_KINDS, SENSOR_INIT_KINDS, type DeviceCommand } from '@vigil/contract';
+import {
+  ALG_MODE_KINDS,
+  PAIRING_COMMANDS,
+  SENSOR_INIT_KINDS,
+  type DeviceCommand,
+  type DeviceCommandState,
+} from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { devices } from '../../db/schema.ts';
@@ -9,19 +15,32 @@ import { CommandRepository, type CommandRecord } from './command.repository.ts';
 import { visibleDevice } from './device-access.ts';
 import { kindOf } from './device.policy.ts';
 import { DeviceRepository, type DeviceRecord } from './device.repository.ts';
+import { PairingRepository } from './pairing/pairing.repository.ts';
 
-export interface CommandReceipt {
+/** Commands to a gateway host about one of its sub-devices (docs/device-protocol.md). */
+export type PairingCommand = (typeof PAIRING_COMMANDS)[number];
+/** Any command the server queues for a device. */
+export type AnyCommand = DeviceCommand | PairingCommand;
+export const isPairingCommand = (command: string): command is PairingCommand =>
+  (PAIRING_COMMANDS as readonly string[]).includes(command);
+/** The sub-device a pairing command names, from its params. */
+export const pairingSubject = (row: Pick<CommandRecord, 'command' | 'payload'>): string | null =>
+  isPairingCommand(row.command) && typeof row.payload.deviceId === 'string' ? row.payload.deviceId : null;
+
+export interface CommandReceipt<C extends AnyCommand = AnyCommand> {
   commandId: number;
-  command: DeviceCommand;
+  command: C;
   state: 'pending';
   queuedTime: string;
 }
 
-interface QueueSpec {
-  command: DeviceCommand;
+export interface QueueSpec<C extends AnyCommand = AnyCommand> {
+  command: C;
   payload: Record<string, unknown>;
   /** Rules checked on the locked device row before anything is written. */
   check?: (device: DeviceRecord, tx: Executor) => Promise<void> | void;
+  /** What a newer command replaces; default: a pending command of the same kind for the device. */
+  supersede?: (tx: Executor, device: DeviceRecord, now: Date) => Promise<void>;
   /** The requested setting kept on the device row (what the console shows as configured). */
   apply?: Partial<typeof devices.$inferInsert>;
 }
@@ -39,6 +58,7 @@ export const COMMAND_EXPIRY_MS = 24 * 60 * 60 * 1000;
 export class CommandService {
   readonly repo = new CommandRepository();
   private readonly devices = new DeviceRepository();
+  private readonly pairing = new PairingRepository();
 
   constructor(
     private readonly db: Db,
@@ -56,12 +76,34 @@ export class CommandService {
     return () => this.queuedListeners.delete(listener);
   }
 
-  private async queue(caller: Caller, deviceId: string, spec: QueueSpec, ip: string): Promise<CommandReceipt> {
-    const receipt = await this.db.transaction(async (tx) => {
+  private queue<C extends DeviceCommand>(
+    caller: Caller,
+    deviceId: string,
+    spec: QueueSpec<C>,
+    ip: string,
+  ): Promise<CommandReceipt<C>> {
+    return this.queueWith(caller, ip, async (tx) => {
       const device = await visibleDevice(this.devices, caller, deviceId, tx, true);
       await spec.check?.(device, tx);
+      return { device, spec };
+    });
+  }
+
+  /**
+   * Queues the command `prepare` decides on, for the device it found (locked) and checked, in one
+   * transaction: supersede, insert, the setting kept on the device row, audit; then the queued
+   * listeners hear of it (the gateway sends it at once to a connected device).
+   */
+  async queueWith<C extends AnyCommand>(
+    caller: Caller,
+    ip: string,
+    prepare: (tx: Executor) => Promise<{ device: DeviceRecord; spec: QueueSpec<C> }>,
+  ): Promise<CommandReceipt<C>> {
+    const receipt = await this.db.transaction(async (tx) => {
+      const { device, spec } = await prepare(tx);
       const now = this.clock.now();
-      await this.repo.supersede(tx, device.id, spec.command, now);
+      if (spec.supersede) await spec.supersede(tx, device, now);
+      else await this.repo.supersede(tx, device.id, spec.command, now);
       const row = await this.repo.insert(tx, {
         providerId: device.providerId,
         deviceRowId: device.id,
@@ -100,7 +142,7 @@ export class CommandService {
   }
 
   /** Restart: only an online device can be told to restart. */
-  restart(caller: Caller, deviceId: string, ip: string): Promise<CommandReceipt> {
+  restart(caller: Caller, deviceId: string, ip: string): Promise<CommandReceipt<DeviceCommand>> {
     return this.queue(
       caller,
       deviceId,
@@ -116,7 +158,7 @@ export class CommandService {
   }
 
   /** Reporting interval in seconds (1–254, checked by the contract). */
-  interval(caller: Caller, deviceId: string, interval: number, ip: string): Promise<CommandReceipt> {
+  interval(caller: Caller, deviceId: string, interval: number, ip: string): Promise<CommandReceipt<DeviceCommand>> {
     return this.queue(
       caller,
       deviceId,
@@ -126,7 +168,7 @@ export class CommandService {
   }
 
   /** Algorithm mode of a sleep monitor or fall radar. */
-  algMode(caller: Caller, deviceId: string, algMode: number, ip: string): Promise<CommandReceipt> {
+  algMode(caller: Caller, deviceId: string, algMode: number, ip: string): Promise<CommandReceipt<DeviceCommand>> {
     return this.queue(
       caller,
       deviceId,
@@ -146,7 +188,7 @@ export class CommandService {
    * Sensor initialisation: a sleep monitor installed on a bed, initialised while the bed is empty
    * (the caller confirms it). The device counts as not initialised until it acknowledges.
    */
-  forceInit(caller: Caller, deviceId: string, emptyBed: boolean, ip: string): Promise<CommandReceipt> {
+  forceInit(caller: Caller, deviceId: string, emptyBed: boolean, ip: string): Promise<CommandReceipt<DeviceCommand>> {
     return this.queue(
       caller,
       deviceId,
@@ -166,15 +208,85 @@ export class CommandService {
   }
 
   /** Commands of the devices still awaiting delivery or acknowledgement (device row id → commands). */
-  async openOf(deviceRowIds: readonly number[], tx: Executor = this.db): Promise<Map<number, DeviceCommand[]>> {
-    const out = new Map<number, DeviceCommand[]>();
+  async openOf(deviceRowIds: readonly number[], tx: Executor = this.db): Promise<Map<number, AnyCommand[]>> {
+    const out = new Map<number, AnyCommand[]>();
     for (const row of await this.repo.open(tx, deviceRowIds)) {
       if (row.deviceRowId === null) continue;
       const list = out.get(row.deviceRowId) ?? [];
-      if (!list.includes(row.command as DeviceCommand)) list.push(row.command as DeviceCommand);
+      if (!list.includes(row.command as AnyCommand)) list.push(row.command as AnyCommand);
       out.set(row.deviceRowId, list);
     }
     return out;
+  }
+
+  /** Unanswered pairing commands of the hosts, by the sub-device they name (sub-device ID → commands). */
+  async openPairingsOf(hostRowIds: readonly number[], tx: Executor = this.db): Promise<Map<string, PairingCommand[]>> {
+    const out = new Map<string, PairingCommand[]>();
+    for (const row of await this.repo.open(tx, hostRowIds)) {
+      const sub = pairingSubject(row);
+      if (!sub || !isPairingCommand(row.command)) continue;
+      const list = out.get(sub) ?? [];
+      if (!list.includes(row.command)) list.push(row.command);
+      out.set(sub, list);
+    }
+    return out;
+  }
+
+  /** Whether the device is online now: the gateway's live view, else the stored state. */
+  isOnline(device: Pick<DeviceRecord, 'deviceId' | 'online'>): boolean {
+    return this.liveOnline(device.deviceId) ?? device.online;
+  }
+
+  /** Cancels the unanswered pairing commands of a host naming sub-devices that leave it (deleted, replaced). */
+  cancelPairings(hostRowId: number, subDeviceIds: readonly string[], tx: Executor): Promise<void> {
+    return this.repo.cancelPairings(tx, hostRowId, subDeviceIds, this.clock.now());
+  }
+
+  /** The latest pairing command of a host for a sub-device, as the console shows it. */
+  async pairingState(hostRowId: number, subDeviceId: string, tx: Executor = this.db) {
+    const row = await this.repo.latestPairing(tx, hostRowId, subDeviceId);
+    if (!row || !isPairingCommand(row.command)) return null;
+    return {
+      commandId: row.id,
+      command: row.command,
+      state: row.state as DeviceCommandState,
+      error: row.error,
+      attempts: row.attempts,
+      queuedTime: row.createdAt.toISOString(),
+      sentTime: row.sentAt?.toISOString() ?? null,
+      ackTime: row.ackedAt?.toISOString() ?? null,
+      updateTime: row.updatedAt.toISOString(),
+    };
+  }
+
+  /**
+   * A device's commands with their states, newest first (/device/commandList): the caller must see
+   * the device; a sub-device's include the pairing commands its host was sent for it.
+   */
+  async history(caller: Caller, q: { deviceId: string; pageNum: number; pageSize: number }) {
+    const device = await visibleDevice(this.devices, caller, q.deviceId, this.db);
+    const { rows, total } = await this.repo.history(this.db, {
+      deviceRowId: device.id,
+      pairing: device.gatewayId === null ? null : { hostRowId: device.gatewayId, subDeviceId: device.deviceId },
+      offset: (q.pageNum - 1) * q.pageSize,
+      limit: q.pageSize,
+    });
+    return {
+      rows: rows.map((row) => ({
+        id: row.id,
+        deviceId: row.deviceId,
+        command: row.command as AnyCommand,
+        params: row.payload,
+        state: row.state as DeviceCommandState,
+        attempts: row.attempts,
+        error: row.error,
+        createTime: row.createdAt.toISOString(),
+        sentTime: row.sentAt?.toISOString() ?? null,
+        ackTime: row.ackedAt?.toISOString() ?? null,
+        updateTime: row.updatedAt.toISOString(),
+      })),
+      total,
+    };
   }
 
   /** Devices leaving (deleted, replaced): their unanswered commands are cancelled. */
@@ -224,15 +336,24 @@ export class CommandService {
     return expired.length;
   }
 
-  /** pending/sent → acked; an acknowledged initialisation marks the sensor initialised. */
+  /**
+   * pending/sent → acked. An acknowledged initialisation marks the sensor initialised; a host's
+   * acknowledged `pair` or `pair_scan` marks the sub-device it names paired, `unpair` unpaired
+   * (while it is still under that host).
+   */
   markAcked(id: number): Promise<boolean> {
     return this.transition(
       id,
       ['pending', 'sent'],
       (now) => ({ state: 'acked', ackedAt: now }),
       async (tx, row, now) => {
-        if (row.command === 'force_init' && row.deviceRowId !== null) {
+        if (row.deviceRowId === null) return;
+        if (row.command === 'force_init') {
           await this.devices.update(tx, row.deviceRowId, { sensorInitialised: true, updatedAt: now });
+        }
+        const sub = pairingSubject(row);
+        if (sub && row.command !== 'pair_status') {
+          await this.pairing.setPaired(tx, row.deviceRowId, sub, row.command !== 'unpair', now);
         }
       },
     );

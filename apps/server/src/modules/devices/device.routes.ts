@@ -29,7 +29,12 @@ type DeviceCalls =
   | 'heInsertDevice'
   | 'heReplaceDevice'
   | 'heDeleteDevice'
-  | 'heChangProvider';
+  | 'heChangProvider'
+  | 'heSubDevicePair'
+  | 'heSubDevicePair2'
+  | 'heSubDevicePairStatus'
+  | 'heSubDeviceUnPair'
+  | 'deviceCommandList';
 
 const removal = (outcome: RemovalOutcome, lang: Language) => ({
   telecom: outcome.telecom,
@@ -78,6 +83,10 @@ export const deviceHandlers = (s: DeviceServices): Pick<Handlers, DeviceCalls> =
   updateAlgMode: (input, ctx) => s.commands.algMode(callerOf(ctx), input.deviceId, input.algMode, ctx.ip),
   forceInitSensor: (input, ctx) => s.commands.forceInit(callerOf(ctx), input.deviceId, input.emptyBed, ctx.ip),
   restartDevice: (input, ctx) => s.commands.restart(callerOf(ctx), input.deviceId, ctx.ip),
+  async deviceCommandList(input, ctx) {
+    const { rows, total } = await s.commands.history(callerOf(ctx), input);
+    return { rows, total, pageNum: input.pageNum, pageSize: input.pageSize };
+  },
   syncThirdDevice: (input, ctx) => s.telecom.syncOne(callerOf(ctx), input.deviceId),
   async syncAllThirdDevice(input, ctx) {
     const { total, synced, failed } = await s.telecom.syncAll(callerOf(ctx), input.providerId);
@@ -105,5 +114,9 @@ export const deviceHandlers = (s: DeviceServices): Pick<Handlers, DeviceCalls> =
   },
   heDeleteDevice: async (input, ctx) =>
     removal(await s.gateways.remove(callerOf(ctx), input.deviceId, input.deviceType, ctx.ip), ctx.lang),
+  heSubDevicePair: (input, ctx) => s.gateways.pairing.pair(callerOf(ctx), input, ctx.ip),
+  heSubDevicePair2: (input, ctx) => s.gateways.pairing.pairScan(callerOf(ctx), input, ctx.ip),
+  heSubDevicePairStatus: (input, ctx) => s.gateways.pairing.status(callerOf(ctx), input),
+  heSubDeviceUnPair: (input, ctx) => s.gateways.pairing.unpair(callerOf(ctx), input, ctx.ip),
   heChangProvider: (input, ctx) => s.gateways.changeProvider(callerOf(ctx), input.deviceId, input.providerId, ctx.ip),
 });

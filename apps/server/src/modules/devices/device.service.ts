@@ -16,7 +16,7 @@ import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
-import type { CommandService } from './command.service.ts';
+import type { AnyCommand, CommandService } from './command.service.ts';
 import { assertNotOnBed, visibleDevice } from './device-access.ts';
 import {
   canPairUnderGateway,
@@ -124,10 +124,15 @@ export class DeviceService {
       rows.map((r) => r.device.id),
       tx,
     );
-    return rows.map((r) => this.presentRow(r, open.get(r.device.id) ?? []));
+    // A sub-device's pairing commands are addressed to its host: they are shown with the sub-device.
+    const hostIds = [...new Set(rows.flatMap((r) => (r.device.gatewayId === null ? [] : [r.device.gatewayId])))];
+    const pairings = await this.commands.openPairingsOf(hostIds, tx);
+    return rows.map((r) =>
+      this.presentRow(r, [...(open.get(r.device.id) ?? []), ...(pairings.get(r.device.deviceId) ?? [])]),
+    );
   }
 
-  private presentRow(r: DeviceListRecord, pendingCommands: readonly string[]) {
+  private presentRow(r: DeviceListRecord, pendingCommands: readonly AnyCommand[]) {
     const d = r.device;
     const type = typeOf(d.typeCode);
     return {
@@ -161,7 +166,7 @@ export class DeviceService {
       thirdPartyId: d.thirdPartyId,
       thirdPartyStatus: d.thirdPartyStatus as 'online' | 'offline' | 'unknown' | null,
       thirdPartySyncTime: d.thirdPartySyncedAt?.toISOString() ?? null,
-      pendingCommands: pendingCommands as ('restart' | 'interval' | 'alg_mode' | 'force_init')[],
+      pendingCommands: [...pendingCommands],
       providerId: d.providerId,
       providerName: r.providerName,
       bunkId: r.bedId,
@@ -385,6 +390,7 @@ export class DeviceService {
       if (subs > 0) throw fail('device.hasSubDevices', { count: subs });
     }
     await this.commands.cancelOpen([device.id], tx);
+    if (device.gatewayId !== null) await this.commands.cancelPairings(device.gatewayId, [device.deviceId], tx);
     await this.repo.remove(tx, device.id);
     await this.audit.byCaller(
       caller,

@@ -9,6 +9,7 @@ import type { CommandService } from './command.service.ts';
 import { assertNotOnBed, visibleDevice } from './device-access.ts';
 import { codesOfGroup, defaultCommMode, isGatewayHost, typeOf } from './device.policy.ts';
 import type { DeviceAdd, DeviceService } from './device.service.ts';
+import { PairingService } from './pairing/pairing.service.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
@@ -20,6 +21,8 @@ const GATEWAY_CODES = codesOfGroup('gateway', DEVICE_TYPES);
  */
 export class GatewayService {
   private readonly stock = new StockRepository();
+  /** Pairing sub-devices with their host: commands to the host (/he/subDevicePair …). */
+  readonly pairing: PairingService;
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -28,7 +31,9 @@ export class GatewayService {
     private readonly commands: CommandService,
     private readonly providers: ProviderService,
     private readonly telecom: TelecomSyncService,
-  ) {}
+  ) {
+    this.pairing = new PairingService(db, devices, commands);
+  }
 
   /** Hosts with their sub-devices. */
   async hosts(
@@ -57,6 +62,7 @@ export class GatewayService {
       hosts.map((h) => h.id),
     );
     const open = await this.commands.openOf(subs.map((s) => s.id));
+    const pairings = await this.commands.openPairingsOf(hosts.map((h) => h.id));
     return {
       rows: hosts.map((h) => ({
         ...h,
@@ -76,7 +82,7 @@ export class GatewayService {
               battery: s.battery,
               signal: s.signal,
               paired: s.paired,
-              pendingCommands: open.get(s.id) ?? [],
+              pendingCommands: [...(open.get(s.id) ?? []), ...(pairings.get(s.deviceId) ?? [])],
             };
           }),
       })),
@@ -134,6 +140,7 @@ export class GatewayService {
         { gatewayId: created.id, paired: false, updatedAt: now },
       );
       await this.commands.cancelOpen([old.id], tx);
+      if (old.gatewayId !== null) await this.commands.cancelPairings(old.gatewayId, [old.deviceId], tx);
       await this.devices.repo.remove(tx, old.id);
       await this.audit.byCaller(
         caller,

@@ -454,3 +454,90 @@ describe('DeviceList: operator platform and spreadsheets', () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe('DeviceList: live state and command history', () => {
+  it('refreshes online state, last seen, battery, signal and firmware every 10 seconds, keeping page and filters', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await show();
+      await choose('device-filter-online', 'Online');
+      fireEvent.click(await screen.findByTitle('2'));
+      await waitFor(() =>
+        expect(lastJson(api, LIST)).toEqual({ pageNum: 2, pageSize: 10, kind: 'sleep', online: true }),
+      );
+      const before = requestsTo(api, LIST).length;
+      const summaries = requestsTo(api, '/device/getDeviceSummary').length;
+      api.routes.set(LIST, () => ({
+        data: page(
+          [device({ online: false, lastSeenTime: '2026-01-01T11:30:00.000Z', firmwareVersion: '2.5.0', signal: -75 })],
+          25,
+        ),
+      }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      await waitFor(() => expect(requestsTo(api, LIST).length).toBeGreaterThan(before));
+      expect(lastJson(api, LIST)).toEqual({ pageNum: 2, pageSize: 10, kind: 'sleep', online: true });
+      expect(requestsTo(api, '/device/getDeviceSummary').length).toBeGreaterThan(summaries);
+      await waitFor(() => expect(within(rowOf('SLP-1001')).getByText('Offline')).toBeInTheDocument());
+      expect(within(rowOf('SLP-1001')).getByText('FW 2.5.0')).toBeInTheDocument();
+      expect(within(rowOf('SLP-1001')).getByText('-75')).toBeInTheDocument();
+      expect(within(rowOf('SLP-1001')).getByText(/^Last seen /)).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows a queued pairing on a sub-device and its commands, those through its host included', async () => {
+    const door = device({
+      id: 5,
+      deviceId: 'DR-0001',
+      deviceType: 20993,
+      model: 'SOS-N03',
+      kind: 'emergency_button',
+      group: 'security',
+      hostDeviceId: 'GW-001',
+      pendingCommands: ['pair'],
+    });
+    api.routes.set(LIST, () => ({ data: page([device(), door]) }));
+    api.routes.set('/device/commandList', () => ({
+      data: page([
+        {
+          id: 8,
+          deviceId: 'GW-001',
+          command: 'pair',
+          params: { deviceId: 'DR-0001', deviceType: 20993 },
+          state: 'sent',
+          attempts: 2,
+          error: null,
+          createTime: '2026-01-01T10:00:00.000Z',
+          sentTime: '2026-01-01T10:00:02.000Z',
+          ackTime: null,
+          updateTime: '2026-01-01T10:00:02.000Z',
+        },
+        {
+          id: 7,
+          deviceId: 'DR-0001',
+          command: 'interval',
+          params: { interval: 30 },
+          state: 'expired',
+          attempts: 0,
+          error: null,
+          createTime: '2025-12-30T10:00:00.000Z',
+          sentTime: null,
+          ackTime: null,
+          updateTime: '2025-12-31T10:00:00.000Z',
+        },
+      ]),
+    }));
+    await show('security');
+    expect(within(rowOf('DR-0001')).getByText('Queued: pairing')).toBeInTheDocument();
+    await openMore('DR-0001', 'Commands');
+    const table = await screen.findByTestId('command-table');
+    await within(table).findByText('Pair sub-device');
+    expect(lastQuery(api, '/device/commandList')).toEqual({ deviceId: 'DR-0001', pageNum: '1', pageSize: '10' });
+    expect(screen.getByText('Commands of DR-0001')).toBeInTheDocument();
+    expect(within(table).getByText('Through gateway host GW-001')).toBeInTheDocument();
+    expect(within(table).getByText('Sent')).toBeInTheDocument();
+    expect(within(table).getByText('Expired')).toBeInTheDocument();
+    expect(within(table).getByText('30 s')).toBeInTheDocument();
+  });
+});

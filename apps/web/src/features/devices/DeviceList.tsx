@@ -1,14 +1,21 @@
 import { getDeviceList, isPlatformRole } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Input, Select, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { AlgModeDialog } from './AlgModeDialog.tsx';
+import { CommandHistoryDrawer } from './CommandHistoryDrawer.tsx';
 import { deviceColumns, scrollWidth, UploadSwitch } from './device-columns.tsx';
 import { typeOptions } from './device-labels.ts';
-import { isDeviceAdmin, type DeviceFilters, type DeviceGroup, type DeviceRow } from './device-model.ts';
+import {
+  isDeviceAdmin,
+  LIVE_REFRESH_MS,
+  type DeviceFilters,
+  type DeviceGroup,
+  type DeviceRow,
+} from './device-model.ts';
 import { DeviceFormDialog } from './DeviceFormDialog.tsx';
 import { DeviceRowActions, type DeviceDialog } from './DeviceRowActions.tsx';
 import { DeviceSummary } from './DeviceSummary.tsx';
@@ -27,6 +34,8 @@ type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow
 /**
  * The device list of one group of kinds (sleep monitors, fall radars, security sensors …): counts,
  * filters, paging, and every action on a device. The device pages are thin wrappers around it.
+ * Online state, last seen, battery, signal and firmware refresh every LIVE_REFRESH_MS while the
+ * page is visible, keeping page, filters and any open dialog.
  */
 export const DeviceList = (props: { group: DeviceGroup }) => {
   const { t } = useTranslation('devices');
@@ -53,6 +62,8 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
   const list = useQuery({
     queryKey: ['devices', 'list', listFilters, page],
     queryFn: () => api(getDeviceList, { ...page, ...listFilters }),
+    placeholderData: keepPreviousData,
+    refetchInterval: LIVE_REFRESH_MS,
   });
   const filtered = Object.values(filters).some((value) => value !== undefined);
   const clearFilters = () => {
@@ -145,6 +156,8 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
         filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         scroll={{ x: scrollWidth(columns) }}
+        // Only a new page or filter shows the spinner; the periodic refresh updates the rows in place.
+        loading={list.isPending || list.isPlaceholderData}
         dataSource={list.data?.rows ?? []}
         page={page}
         total={list.data?.total ?? 0}
@@ -164,6 +177,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
       {dialog?.kind === 'interval' && <IntervalDialog device={dialog.device} onClose={close} />}
       {dialog?.kind === 'algMode' && <AlgModeDialog device={dialog.device} onClose={close} />}
       {dialog?.kind === 'initSensor' && <InitSensorDialog device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'commands' && <CommandHistoryDrawer deviceId={dialog.device.deviceId} onClose={close} />}
     </div>
   );
 };

@@ -6,7 +6,7 @@ import { placeOf } from './device-labels.ts';
 import { ALG_MODE_KINDS, SENSOR_INIT_KINDS, type DeviceRow } from './device-model.ts';
 import type { useDeviceActions } from './useDeviceActions.ts';
 
-export type DeviceDialog = 'edit' | 'interval' | 'algMode' | 'initSensor';
+export type DeviceDialog = 'edit' | 'interval' | 'algMode' | 'initSensor' | 'commands';
 
 /**
  * What a user can do with one device. Reboot reaches only online devices and sensor initialisation
@@ -52,6 +52,7 @@ export const DeviceRowActions = (props: {
           },
         ]
       : []),
+    { key: 'commands', label: t('commands.action') },
     { key: 'sync', label: t('action.sync') },
     { type: 'divider' as const },
     {

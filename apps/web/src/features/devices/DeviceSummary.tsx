@@ -3,14 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import type { DeviceGroup } from './device-model.ts';
+import { LIVE_REFRESH_MS, type DeviceGroup } from './device-model.ts';
 
-/** Total, online and offline devices of one group (the page's kinds), for the provider filtered on. */
+/** Total, online and offline devices of one group (the page's kinds), for the provider filtered on; refreshed while visible. */
 export const DeviceSummary = (props: { group: DeviceGroup; providerId?: number }) => {
   const { t } = useTranslation('devices');
   const summary = useQuery({
     queryKey: ['devices', 'summary', props.providerId ?? null],
     queryFn: () => api(getDeviceSummary, { providerId: props.providerId }),
+    // Online and offline counts follow the devices, like the list below them.
+    refetchInterval: LIVE_REFRESH_MS,
   });
   const counts = summary.data?.groups.find((g) => g.kind === props.group);
   const cards = [

@@ -3,7 +3,14 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
-import type { GatewayHostRow, SubDeviceRow } from './device-model.ts';
+import type {
+  CommandHistoryRow,
+  CommandState,
+  GatewayHostRow,
+  PairingReceipt,
+  PairingStatus,
+  SubDeviceRow,
+} from './device-model.ts';
 import {
   CATALOGUE,
   choose,
@@ -63,7 +70,57 @@ const full = host(
   Array.from({ length: 49 }, (_, i) => sub(i + 10)),
   2,
 );
-const empty = host('GW-EMPTY', [], 3);
+const empty = { ...host('GW-EMPTY', [], 3), online: false };
+
+type PairStates = (CommandState | [CommandState, string])[];
+const receipt = (command: PairingReceipt['command'], deviceId: string): PairingReceipt => ({
+  commandId: 41,
+  command,
+  state: 'pending',
+  queuedTime: '2026-01-01T10:00:00.000Z',
+  hostDeviceId: 'GW-001',
+  deviceId,
+  hostOnline: true,
+});
+/** Each status request answers the next of `states` (the last one repeats). */
+const pairStatus = (
+  deviceId: string,
+  commandId: number,
+  states: PairStates,
+  command: PairingReceipt['command'] = 'pair',
+): PairingStatus => {
+  const next = states.length > 1 ? states.shift() : states[0];
+  const [state, error] = Array.isArray(next) ? next : [next ?? 'pending', null];
+  return {
+    hostDeviceId: 'GW-001',
+    deviceId,
+    paired: state === 'acked' && command !== 'unpair',
+    hostOnline: true,
+    command: {
+      commandId,
+      command,
+      state,
+      error,
+      attempts: state === 'pending' ? 0 : 1,
+      queuedTime: '2026-01-01T10:00:00.000Z',
+      sentTime: state === 'pending' ? null : '2026-01-01T10:00:01.000Z',
+      ackTime: state === 'acked' ? '2026-01-01T10:00:05.000Z' : null,
+      updateTime: '2026-01-01T10:00:05.000Z',
+    },
+  };
+};
+const command = (over: Partial<CommandHistoryRow> & Pick<CommandHistoryRow, 'id' | 'command'>): CommandHistoryRow => ({
+  deviceId: 'GW-001',
+  params: {},
+  state: 'pending',
+  attempts: 1,
+  error: null,
+  createTime: '2026-01-01T10:00:00.000Z',
+  sentTime: null,
+  ackTime: null,
+  updateTime: '2026-01-01T10:00:00.000Z',
+  ...over,
+});
 
 let i18n: I18n;
 beforeAll(async () => {
@@ -100,7 +157,10 @@ describe('GatewayHostPage', () => {
     await waitFor(() => expect(lastJson(api, LIST)).toEqual({ pageNum: 1, pageSize: 10, online: true }));
   });
 
-  it('pairs a sub-device under a host, and not under a full one', async () => {
+  it('pairs a sensor by ID under a host, and shows the pairing until the host answers', async () => {
+    api.routes.set('/he/subDevicePair', () => ({ data: receipt('pair', 'IR-900') }));
+    const states: PairStates = ['pending', 'sent', 'acked'];
+    api.routes.set('/he/subDevicePairStatus', () => ({ data: pairStatus('IR-900', 41, states) }));
     await show();
     expect(screen.getByTestId('pair-GW-FULL')).toBeDisabled();
     await expectRefusal(screen.getByTestId('pair-GW-FULL'), 'This host is full: it holds at most 49 sub-devices.');
@@ -113,22 +173,127 @@ describe('GatewayHostPage', () => {
       within(form).getByLabelText('Device type').closest('.ant-select') as HTMLElement,
       'HW-N05 · Infrared motion detector',
     );
-    fireEvent.click(await dialogButton('Save'));
+    fireEvent.click(await dialogButton('Pair'));
     await waitFor(() =>
-      expect(lastJson(api, '/he/insertDevice')).toEqual({
+      expect(lastJson(api, '/he/subDevicePair')).toEqual({
         hostDeviceId: 'GW-001',
         deviceId: 'IR-900',
         deviceType: 20999,
       }),
     );
+    // Queued → sent to the host → paired, polled about every 1.5 s.
+    expect(await screen.findByText('Pairing IR-900 with GW-001')).toBeInTheDocument();
+    const progress = screen.getByTestId('pairing-progress');
+    await waitFor(() => expect(progress.dataset.state).toBe('sent'), { timeout: 5_000 });
+    expect(screen.getByText('Waiting for the answer of GW-001…')).toBeInTheDocument();
+    expect(await screen.findByText('IR-900 is paired with GW-001.', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(lastQuery(api, '/he/subDevicePairStatus')).toEqual({ hostDeviceId: 'GW-001', deviceId: 'IR-900' });
+    // A final state stops the polling.
+    const asked = requestsTo(api, '/he/subDevicePairStatus').length;
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(requestsTo(api, '/he/subDevicePairStatus')).toHaveLength(asked);
   });
 
-  it('shows a server refusal of a pairing under the device ID', async () => {
-    api.routes.set('/he/insertDevice', () => ({
+  it('pairs with the pairing button for a chosen time and shows the host\u2019s refusal', async () => {
+    api.routes.set('/he/subDevicePair2', () => ({ data: receipt('pair_scan', 'IR-901') }));
+    const states: PairStates = ['sent', ['failed', 'no sensor held its pairing button within 120 s']];
+    api.routes.set('/he/subDevicePairStatus', () => ({ data: pairStatus('IR-901', 41, states, 'pair_scan') }));
+    await show();
+    fireEvent.click(screen.getByTestId('pair-GW-001'));
+    const form = await screen.findByTestId('pair-form');
+    fireEvent.click(within(form).getByLabelText('With the pairing button'));
+    expect(
+      await screen.findByText(
+        'The host listens for the time chosen below: hold the sensor\u2019s pairing button for 3 seconds within it. The host must be online.',
+      ),
+    ).toBeInTheDocument();
+    fireEvent.change(within(form).getByLabelText('Device ID'), { target: { value: 'IR-901' } });
+    await choose(
+      within(form).getByLabelText('Device type').closest('.ant-select') as HTMLElement,
+      'HW-N05 · Infrared motion detector',
+    );
+    await choose(screen.getByTestId('pair-seconds'), '120 seconds');
+    fireEvent.click(await dialogButton('Pair'));
+    await waitFor(() =>
+      expect(lastJson(api, '/he/subDevicePair2')).toEqual({
+        hostDeviceId: 'GW-001',
+        deviceId: 'IR-901',
+        deviceType: 20999,
+        seconds: 120,
+      }),
+    );
+    expect(await screen.findByText('Hold the pairing button of IR-901 for 3 seconds now.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'GW-001 could not carry it out: no sensor held its pairing button within 120 s',
+        {},
+        { timeout: 5_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('pairing-progress').dataset.state).toBe('failed');
+  });
+
+  it('offers the pairing button only for an online host, and says an offline host gets the pairing later', async () => {
+    api.routes.set('/he/subDevicePair', () => ({
+      data: { ...receipt('pair', 'IR-902'), hostDeviceId: 'GW-EMPTY', hostOnline: false },
+    }));
+    api.routes.set('/he/subDevicePairStatus', () => ({
+      data: { ...pairStatus('IR-902', 41, ['pending']), hostDeviceId: 'GW-EMPTY', hostOnline: false },
+    }));
+    await show();
+    fireEvent.click(screen.getByTestId('pair-GW-EMPTY'));
+    const form = await screen.findByTestId('pair-form');
+    expect(within(form).getByLabelText('With the pairing button')).toBeDisabled();
+    fireEvent.change(within(form).getByLabelText('Device ID'), { target: { value: 'IR-902' } });
+    await choose(
+      within(form).getByLabelText('Device type').closest('.ant-select') as HTMLElement,
+      'HW-N05 · Infrared motion detector',
+    );
+    fireEvent.click(await dialogButton('Pair'));
+    expect(
+      await screen.findByText(
+        'Gateway host GW-EMPTY is offline: the command is sent when it connects, and expires if it does not within 24 hours.',
+      ),
+    ).toBeInTheDocument();
+    // Closing the dialog stops the polling.
+    fireEvent.click(await dialogButton('Close'));
+    await waitFor(() => expect(screen.queryByTestId('pairing-progress')).not.toBeInTheDocument());
+    const asked = requestsTo(api, '/he/subDevicePairStatus').length;
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(requestsTo(api, '/he/subDevicePairStatus')).toHaveLength(asked);
+  });
+
+  it('unpairs a paired sub-device after a confirmation and pairs an unpaired one again', async () => {
+    api.routes.set('/he/subDeviceUnPair', () => ({ data: receipt('unpair', 'IR-002') }));
+    api.routes.set('/he/subDevicePairStatus', () => ({
+      data: { ...pairStatus('IR-002', 41, ['acked'], 'unpair'), paired: false },
+    }));
+    await show();
+    fireEvent.click(within(rowOf('GW-001')).getByLabelText('Expand row'));
+    fireEvent.click(await screen.findByTestId('unpair-IR-002'));
+    expect(
+      await screen.findByText('Unpair IR-002 from GW-001? It stays under the host, to be paired, until you delete it.'),
+    ).toBeInTheDocument();
+    fireEvent.click(await confirmButton('OK'));
+    await waitFor(() =>
+      expect(lastJson(api, '/he/subDeviceUnPair')).toEqual({ hostDeviceId: 'GW-001', deviceId: 'IR-002' }),
+    );
+    expect(await screen.findByText('IR-002 is no longer paired with GW-001.')).toBeInTheDocument();
+    fireEvent.click(await dialogButton('Close'));
+
+    // IR-001 waits to be paired: its Pair opens the dialog with its ID and type fixed.
+    fireEvent.click(await screen.findByTestId('pair-sub-IR-001'));
+    const form = await screen.findByTestId('pair-form');
+    expect(within(form).getByLabelText('Device ID')).toBeDisabled();
+    expect(within(form).getByLabelText('Device ID')).toHaveValue('IR-001');
+  });
+
+  it('shows the server\u2019s refusal of a pairing under the device ID', async () => {
+    api.routes.set('/he/subDevicePair', () => ({
       status: 300,
-      msgKey: 'device.addedByOther',
+      msgKey: 'device.notUnderHost',
       field: 'deviceId',
-      msg: 'This device has been added by another provider.',
+      msg: 'Device IR-901 is not a sub-device of gateway host GW-001.',
     }));
     await show();
     fireEvent.click(screen.getByTestId('pair-GW-001'));
@@ -138,8 +303,52 @@ describe('GatewayHostPage', () => {
       within(form).getByLabelText('Device type').closest('.ant-select') as HTMLElement,
       'HW-N05 · Infrared motion detector',
     );
-    fireEvent.click(await dialogButton('Save'));
-    await waitFor(() => expect(formErrors()).toEqual(['This device has been added by another provider.']));
+    fireEvent.click(await dialogButton('Pair'));
+    await waitFor(() => expect(formErrors()).toEqual(['Device IR-901 is not a sub-device of gateway host GW-001.']));
+  });
+
+  it('shows a host\u2019s commands with their states', async () => {
+    api.routes.set('/device/commandList', () => ({
+      data: page([
+        command({ id: 3, command: 'unpair', params: { deviceId: 'IR-002', deviceType: 20999 }, state: 'pending' }),
+        command({
+          id: 2,
+          command: 'pair_scan',
+          params: { deviceId: 'IR-001', deviceType: 20999, seconds: 60 },
+          state: 'failed',
+          error: 'no sensor held its pairing button within 60 s',
+        }),
+        command({ id: 1, command: 'pair', params: { deviceId: 'IR-001', deviceType: 20999 }, state: 'acked' }),
+      ]),
+    }));
+    await show();
+    fireEvent.click(screen.getByTestId('commands-GW-001'));
+    const table = await screen.findByTestId('command-table');
+    await within(table).findByText('Unpair sub-device');
+    expect(lastQuery(api, '/device/commandList')).toEqual({ deviceId: 'GW-001', pageNum: '1', pageSize: '10' });
+    expect(within(table).getByText('Queued')).toBeInTheDocument();
+    expect(within(table).getByText('Failed')).toBeInTheDocument();
+    expect(within(table).getByText('Done')).toBeInTheDocument();
+    expect(within(table).getByText('no sensor held its pairing button within 60 s')).toBeInTheDocument();
+    expect(within(table).getByText('IR-001, listening 60 s')).toBeInTheDocument();
+  });
+
+  it('refreshes the hosts every 10 seconds, keeping the filters', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await show();
+      await choose('host-filter-online', 'Online');
+      await waitFor(() => expect(lastJson(api, LIST)).toEqual({ pageNum: 1, pageSize: 10, online: true }));
+      const before = requestsTo(api, LIST).length;
+      api.routes.set(LIST, () => ({ data: page([{ ...hall, online: false, signal: -90 }]) }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      await waitFor(() => expect(requestsTo(api, LIST).length).toBeGreaterThan(before));
+      expect(lastJson(api, LIST)).toEqual({ pageNum: 1, pageSize: 10, online: true });
+      await waitFor(() => expect(within(rowOf('GW-001')).getByText('Offline')).toBeInTheDocument());
+      expect(within(rowOf('GW-001')).getByText('-90')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('replaces a host, refusing the same ID locally', async () => {

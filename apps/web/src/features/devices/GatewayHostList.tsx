@@ -1,17 +1,25 @@
-import { CONSTANTS, heGetDeviceList, isPlatformRole } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
+import { CONSTANTS, heGetDeviceList, heSubDeviceUnPair, isPlatformRole } from '@vigil/contract/browser';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
-import { isDeviceAdmin, type GatewayHostRow, type SubDeviceRow } from './device-model.ts';
+import { CommandHistoryDrawer } from './CommandHistoryDrawer.tsx';
+import {
+  isDeviceAdmin,
+  LIVE_REFRESH_MS,
+  type GatewayHostRow,
+  type PairingReceipt,
+  type SubDeviceRow,
+} from './device-model.ts';
 import { DeviceFormDialog } from './DeviceFormDialog.tsx';
 import { DeviceSummary } from './DeviceSummary.tsx';
 import { GatewayImports } from './GatewayImports.tsx';
 import { scrollWidth } from './device-columns.tsx';
 import { EXPAND_WIDTH, hostColumns, subDeviceColumns } from './gateway-columns.tsx';
 import { MoveHostDialog } from './MoveHostDialog.tsx';
+import { PairingProgressDialog } from './PairingProgress.tsx';
 import { PairSubDeviceDialog } from './PairSubDeviceDialog.tsx';
 import { ReplaceDeviceDialog } from './ReplaceDeviceDialog.tsx';
 import { useDeviceTypes } from './useDeviceTypes.ts';
@@ -19,6 +27,7 @@ import { useGatewayDelete } from './useGatewayActions.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { RefusableButton } from '../../shared/ui/Refused.tsx';
+import { useApiError } from '../../shared/ui/useApiError.ts';
 
 /** A host holds fewer than 50 sub-devices (spec section 5). */
 const MAX_SUB_DEVICES = CONSTANTS.maxSubDevicesPerGateway - 1;
@@ -31,11 +40,18 @@ interface HostFilters {
 type OnlineChoice = 'online' | 'offline';
 type OpenDialog =
   | { kind: 'addHost' }
-  | { kind: 'edit' | 'pair' | 'move'; host: GatewayHostRow }
+  | { kind: 'edit' | 'move'; host: GatewayHostRow }
+  | { kind: 'pair'; host: GatewayHostRow; sub?: SubDeviceRow }
+  | { kind: 'progress'; receipt: PairingReceipt }
+  | { kind: 'commands'; deviceId: string }
   | { kind: 'replace'; device: { deviceId: string; model: string }; host: boolean }
   | null;
 
-/** Gateway hosts with their sub-devices: add, pair, replace, delete, move between providers. */
+/**
+ * Gateway hosts with their sub-devices: add, pair and unpair (with the pairing's progress), replace,
+ * delete, move between providers, each device's commands. Online state, last seen, battery and
+ * signal refresh every LIVE_REFRESH_MS while the page is visible, keeping page and filters.
+ */
 export const GatewayHostList = () => {
   const { t } = useTranslation('devices');
   const { modal } = App.useApp();
@@ -51,6 +67,16 @@ export const GatewayHostList = () => {
   const { types: subTypes } = useDeviceTypes(['security']);
   const providers = useProviderOptions(platform);
   const remove = useGatewayDelete();
+  const queryClient = useQueryClient();
+  const onError = useApiError();
+  const unpair = useMutation({
+    mutationFn: (input: { hostDeviceId: string; deviceId: string }) => api(heSubDeviceUnPair, input),
+    onSuccess: (receipt) => {
+      setDialog({ kind: 'progress', receipt });
+      void queryClient.invalidateQueries({ queryKey: ['devices'] });
+    },
+    onError,
+  });
 
   const filter = (change: HostFilters) => {
     setFilters((current) => ({ ...current, ...change }));
@@ -59,6 +85,8 @@ export const GatewayHostList = () => {
   const list = useQuery({
     queryKey: ['devices', 'hosts', filters, page],
     queryFn: () => api(heGetDeviceList, { ...page, ...filters }),
+    placeholderData: keepPreviousData,
+    refetchInterval: LIVE_REFRESH_MS,
   });
   const filtered = Object.values(filters).some((value) => value !== undefined);
   const clearFilters = () => {
@@ -94,6 +122,14 @@ export const GatewayHostList = () => {
         <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', host })}>
           {t('common.edit')}
         </Button>
+        <Button
+          type="link"
+          size="small"
+          data-testid={`commands-${host.deviceId}`}
+          onClick={() => setDialog({ kind: 'commands', deviceId: host.deviceId })}
+        >
+          {t('commands.action')}
+        </Button>
         <Button type="link" size="small" onClick={() => setDialog({ kind: 'replace', device: host, host: true })}>
           {t('gateway.replace')}
         </Button>
@@ -115,8 +151,41 @@ export const GatewayHostList = () => {
       </Space>
     );
   };
-  const subActions = (sub: SubDeviceRow) => (
-    <Space size={0}>
+  const confirmUnpair = (host: GatewayHostRow, sub: SubDeviceRow) =>
+    modal.confirm({
+      title: t('gateway.unpair'),
+      content: t('gateway.unpairConfirm', { deviceId: sub.deviceId, host: host.deviceId }),
+      onOk: () => unpair.mutateAsync({ hostDeviceId: host.deviceId, deviceId: sub.deviceId }).catch(() => undefined),
+    });
+  const subActions = (host: GatewayHostRow) => (sub: SubDeviceRow) => (
+    <Space size={0} wrap>
+      {sub.paired ? (
+        <Button
+          type="link"
+          size="small"
+          data-testid={`unpair-${sub.deviceId}`}
+          onClick={() => confirmUnpair(host, sub)}
+        >
+          {t('gateway.unpair')}
+        </Button>
+      ) : (
+        <Button
+          type="link"
+          size="small"
+          data-testid={`pair-sub-${sub.deviceId}`}
+          onClick={() => setDialog({ kind: 'pair', host, sub })}
+        >
+          {t('gateway.pairSub')}
+        </Button>
+      )}
+      <Button
+        type="link"
+        size="small"
+        data-testid={`commands-${sub.deviceId}`}
+        onClick={() => setDialog({ kind: 'commands', deviceId: sub.deviceId })}
+      >
+        {t('commands.action')}
+      </Button>
       <Button type="link" size="small" onClick={() => setDialog({ kind: 'replace', device: sub, host: false })}>
         {t('gateway.replace')}
       </Button>
@@ -180,6 +249,8 @@ export const GatewayHostList = () => {
         filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
         scroll={{ x: scrollWidth(columns, EXPAND_WIDTH) }}
+        // Only a new page or filter shows the spinner; the periodic refresh updates the rows in place.
+        loading={list.isPending || list.isPlaceholderData}
         dataSource={list.data?.rows ?? []}
         expandable={{
           rowExpandable: (host) => host.subDevices.length > 0,
@@ -189,7 +260,7 @@ export const GatewayHostList = () => {
               rowKey="id"
               size="small"
               pagination={false}
-              columns={subDeviceColumns({ t, actions: subActions })}
+              columns={subDeviceColumns({ t, actions: subActions(host) })}
               dataSource={host.subDevices}
             />
           ),
@@ -211,8 +282,16 @@ export const GatewayHostList = () => {
         <DeviceFormDialog gatewayHost device={dialog.host} types={[]} chooseProvider={false} onClose={close} />
       )}
       {dialog?.kind === 'pair' && (
-        <PairSubDeviceDialog host={dialog.host} types={subTypes} maxSubDevices={MAX_SUB_DEVICES} onClose={close} />
+        <PairSubDeviceDialog
+          host={dialog.host}
+          sub={dialog.sub}
+          types={subTypes}
+          maxSubDevices={MAX_SUB_DEVICES}
+          onClose={close}
+        />
       )}
+      {dialog?.kind === 'progress' && <PairingProgressDialog receipt={dialog.receipt} onClose={close} />}
+      {dialog?.kind === 'commands' && <CommandHistoryDrawer deviceId={dialog.deviceId} onClose={close} />}
       {dialog?.kind === 'replace' && <ReplaceDeviceDialog device={dialog.device} host={dialog.host} onClose={close} />}
       {dialog?.kind === 'move' && <MoveHostDialog host={dialog.host} onClose={close} />}
     </div>

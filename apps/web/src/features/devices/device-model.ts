@@ -1,10 +1,13 @@
 import type {
   EndpointResult,
   Role,
+  deviceCommandList,
   deviceStockList,
   deviceTypes,
   getDeviceList,
   heGetDeviceList,
+  heSubDevicePair,
+  heSubDevicePairStatus,
 } from '@vigil/contract/browser';
 
 /** A device as the list shows it. */
@@ -28,6 +31,22 @@ export type DeviceTypeOption = EndpointResult<typeof deviceTypes>[number];
 export type GatewayHostRow = EndpointResult<typeof heGetDeviceList>['rows'][number];
 export type SubDeviceRow = GatewayHostRow['subDevices'][number];
 export type StockRow = EndpointResult<typeof deviceStockList>['rows'][number];
+/** One command of a device's history, with its state. */
+export type CommandHistoryRow = EndpointResult<typeof deviceCommandList>['rows'][number];
+export type CommandState = CommandHistoryRow['state'];
+/** A pairing command queued for a gateway host (pair, pair_scan, unpair). */
+export type PairingReceipt = EndpointResult<typeof heSubDevicePair>;
+export type PairingStatus = EndpointResult<typeof heSubDevicePairStatus>;
+
+/** The device screens refetch online state, last seen, battery, signal and firmware this often while visible. */
+export const LIVE_REFRESH_MS = 10_000;
+/** An open pairing dialog asks for the pairing's progress this often, until its state is final. */
+export const PAIRING_POLL_MS = 1_500;
+/** An open command history refreshes this often. */
+export const COMMANDS_POLL_MS = 5_000;
+/** States a command leaves no more: nothing further will happen to it. */
+export const FINAL_COMMAND_STATES: readonly CommandState[] = ['acked', 'failed', 'expired', 'superseded', 'cancelled'];
+export const isFinalCommandState = (state: CommandState): boolean => FINAL_COMMAND_STATES.includes(state);
 
 /** Communication modes, kinds with an algorithm mode and kinds whose sensor is initialised (decision 0010). */
 export { ALG_MODE_KINDS, DEVICE_COMM_MODES as COMM_MODES, SENSOR_INIT_KINDS } from '@vigil/contract/browser';

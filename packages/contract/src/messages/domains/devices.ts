@@ -34,6 +34,10 @@ export const deviceMessages = defineMessages(
     'device.initNotInstalled': 'Link the sensor to a bed first: an installed sensor is initialised on its bed.',
     'device.initBedNotEmpty': 'Initialise the sensor only on an empty bed: make sure nobody is on it, then confirm.',
     'device.algModeNotSupported': 'This type of device has no algorithm mode.',
+    'device.hostNotFound': 'The gateway host does not exist.',
+    'device.hostOffline':
+      'Gateway host {host} is offline. Pairing with the pairing button needs the host online: switch it on, wait until it shows online, then try again.',
+    'device.notUnderHost': 'Device {deviceId} is not a sub-device of gateway host {host}.',
     'deviceStock.empty': 'Add at least one registry entry.',
     'deviceStock.exists': 'This device ID is already in the registry.',
     'deviceStock.cipherExists': 'This cipher ID is already in the registry.',
@@ -70,6 +74,8 @@ export const deviceMessages = defineMessages(
     'field.secret': 'Device secret',
     'field.stockState': 'Stock state',
     'field.emptyBed': 'Empty bed confirmation',
+    'field.seconds': 'Pairing time',
+    'field.commandId': 'Command ID',
   },
   {
     'commMode.wifi': 'Wi-Fi',
@@ -102,6 +108,9 @@ export const deviceMessages = defineMessages(
     'device.initNotInstalled': '请先将传感器绑定到床位：传感器安装后须在床上初始化。',
     'device.initBedNotEmpty': '请在空床状态下初始化传感器：确认床上无人后再操作。',
     'device.algModeNotSupported': '该类型的设备不支持算法模式。',
+    'device.hostNotFound': '网关主机不存在。',
+    'device.hostOffline': '网关主机 {host} 不在线。按键配对需要主机在线：请接通主机电源，待其显示在线后再试。',
+    'device.notUnderHost': '设备 {deviceId} 不是网关主机 {host} 的子设备。',
     'deviceStock.empty': '请至少添加一条设备库存记录。',
     'deviceStock.exists': '该设备编号已在库存中。',
     'deviceStock.cipherExists': '该密文编号已在库存中。',
@@ -136,5 +145,7 @@ export const deviceMessages = defineMessages(
     'field.secret': '设备密钥',
     'field.stockState': '库存状态',
     'field.emptyBed': '空床确认',
+    'field.seconds': '配对时长',
+    'field.commandId': '指令编号',
   },
 );
