@@ -14,40 +14,26 @@ import { Metrics } from './http/metrics.ts';
 import { registerMetricsRoute } from './http/metrics-endpoint.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { envelopeOf, languageOf, registerCalls, toAppError, type Handlers } from './http/register-calls.ts';
-import { accountHandlers } from './modules/accounts/account.routes.ts';
-import { AccountService } from './modules/accounts/account.service.ts';
 import { ensureInitialAdmin } from './modules/accounts/initial-admin.ts';
-import { auditHandlers } from './modules/audit/audit.routes.ts';
 import { Lifecycle } from './core/lifecycle.ts';
 import { EventStream } from './core/events.ts';
 import { LateLog } from './core/log.ts';
 import { Transactions } from './db/transactions.ts';
-import { AuditService } from './modules/audit/audit.service.ts';
-import { authHandlers } from './modules/auth/auth.routes.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
-import { LoginGuard } from './modules/auth/login-guard.ts';
-import { SessionPurge } from './modules/auth/session-purge.ts';
 import { redactedError } from './http/log-redaction.ts';
-import { LoginThrottle } from './modules/auth/login-throttle.ts';
-import { RsaKeyService } from './modules/auth/rsa-key.service.ts';
-import { SessionService } from './modules/auth/session.service.ts';
-import { SessionStore } from './modules/auth/session.store.ts';
+import { handlersOf } from './module.ts';
+import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
+import { buildAuditModule } from './modules/audit/audit.module.ts';
+import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
+import { buildCareModule } from './modules/caregivers/care.module.ts';
 import { buildDevicesModule } from './modules/devices/devices.module.ts';
 import { registerGatewayRoutes } from './modules/devices/gateway/gateway.routes.ts';
 import { serverLoginOf } from './modules/devices/broker/external-broker.ts';
-import { buildFacility } from './modules/facility/facility.ts';
-import { bedSheetHandlers } from './modules/facility/bed-sheet.routes.ts';
-import { facilityHandlers } from './modules/facility/facility.routes.ts';
-import { providerHandlers } from './modules/providers/provider.routes.ts';
-import { residentSheetHandlers } from './modules/residents/resident-sheet.routes.ts';
-import { ResidentSheetService } from './modules/residents/resident-sheet.service.ts';
-import { residentHandlers } from './modules/residents/resident.routes.ts';
-import { ResidentService } from './modules/residents/resident.service.ts';
-import { ProviderService } from './modules/providers/provider.service.ts';
-import { buildCare, careHandlers } from './modules/caregivers/care.ts';
+import { buildFacilityModule } from './modules/facility/facility.module.ts';
+import type { ProviderService } from './modules/providers/provider.service.ts';
+import { buildProvidersModule } from './modules/providers/providers.module.ts';
+import { buildResidentsModule } from './modules/residents/residents.module.ts';
 import { SettingsService } from './modules/system/settings.service.ts';
-import { systemHandlers } from './modules/system/system.routes.ts';
-import { SystemService } from './modules/system/system.service.ts';
+import { buildSystemModule } from './modules/system/system.module.ts';
 
 export { VERSION } from './version.ts';
 /** Device messages waiting to be written beyond which /readyz says not ready. */
@@ -62,81 +48,86 @@ export interface AppDeps {
   /** Build the web console when it is missing (npm start); tests leave it off. */
 }
 
-/** Wires services once; the HTTP layer and later adapters (MQTT, socket) share them. */
+/**
+ * Wires the modules once, each built in the one shape (src/module.ts), in dependency order; the
+ * HTTP layer and later adapters (MQTT, socket) share their services.
+ */
 export const buildServices = (deps: AppDeps) => {
   const { db } = deps.database;
   const { clock, config } = deps;
-  const audit = new AuditService(db, clock);
+  /** Background parts log here once the HTTP server's logger exists. */
+  const log = new LateLog();
   const events = new EventStream();
   const transactions = new Transactions(db, events, clock);
+  // Built before the modules that own them, because modules built earlier use them: the instance
+  // settings (system's; the RSA key reads them) and auth's session store, sign-in failure counts
+  // and RSA key (accounts and providers use them; the rest of auth needs accounts and providers).
   const settings = new SettingsService(db, clock);
-  const store = new SessionStore(db, clock);
+  const signIn = buildSignIn({ db, clock, settings });
+  const audit = buildAuditModule({ db, clock });
+  const { audit: auditService } = audit.services;
   // Accounts check provider existence and providers create login accounts: break the cycle with a late reference.
   const late: { providers?: ProviderService } = {};
-  const loginGuard = new LoginGuard(db, clock);
-  const accounts = new AccountService(
+  const accounts = buildAccountsModule({
     db,
     clock,
-    audit,
-    store,
-    (ids, tx) => {
+    audit: auditService,
+    signIn,
+    providers: () => {
       if (!late.providers) throw new Error('provider service not wired');
-      return late.providers.existing(ids, tx);
+      return late.providers;
     },
-    (subject, tx) => {
-      if (!late.providers) throw new Error('provider service not wired');
-      return late.providers.scopeFor(subject, tx);
-    },
-    loginGuard,
-  );
-  const providers = new ProviderService(db, clock, audit, accounts, store);
-  late.providers = providers;
-  const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers);
-  const rsa = new RsaKeyService(settings);
-  const throttle = new LoginThrottle(config.loginRateLimitPerMinute, clock);
-  const auth = new AuthService(
+  });
+  const providers = buildProvidersModule({
+    db,
     clock,
-    accounts,
-    providers,
-    store,
-    sessions,
-    rsa,
-    audit,
-    throttle,
-    config.ssoSecret,
-    loginGuard,
-  );
-  const system = new SystemService(db, clock, settings, providers, audit, transactions);
-  const facility = buildFacility(db, clock, audit, providers);
-  const residents = new ResidentService(db, clock, audit, facility.occupancy);
-  const care = buildCare(db, clock, audit, accounts, providers);
-  const log = new LateLog();
-  const devicesModule = buildDevicesModule({ db, clock, config, audit, providers, log });
-  const devices = devicesModule.services;
-  const residentSheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, care.communities);
-  const sessionPurge = new SessionPurge(db, clock, config.sessionIdleMs, loginGuard);
+    audit: auditService,
+    accounts: accounts.services.accounts,
+    signIn,
+  });
+  late.providers = providers.services.providers;
+  const shared = {
+    db,
+    clock,
+    audit: auditService,
+    accounts: accounts.services.accounts,
+    providers: providers.services.providers,
+  };
+  const auth = buildAuthModule({ ...shared, config, signIn });
+  const system = buildSystemModule({ ...shared, settings, transactions });
+  const facility = buildFacilityModule(shared);
+  const care = buildCareModule(shared);
+  const residents = buildResidentsModule({
+    ...shared,
+    facility: facility.services,
+    communities: care.services.communities,
+  });
+  const devices = buildDevicesModule({ ...shared, config, log });
   return {
-    /** Modules built in the one shape (services, handlers, parts); the others follow. */
-    modules: { devices: devicesModule },
-    /** Background parts log here once the HTTP server's logger exists. */
+    /**
+     * Every module, in the order their background parts start (stopped in reverse): the devices
+     * module's writers and gateway first (its own order: writers before the broker), then the
+     * session purge; the modules without parts after them.
+     */
+    modules: { devices, auth, audit, accounts, providers, system, facility, care, residents },
     log,
     events,
     transactions,
-    sessionPurge,
-    audit,
+    sessionPurge: auth.services.sessionPurge,
+    audit: auditService,
     settings,
-    store,
-    accounts,
-    providers,
-    sessions,
-    rsa,
-    auth,
-    system,
-    residents,
-    residentSheets,
-    care,
-    facility,
-    devices,
+    store: signIn.store,
+    accounts: accounts.services.accounts,
+    providers: providers.services.providers,
+    sessions: auth.services.sessions,
+    rsa: signIn.rsa,
+    auth: auth.services.auth,
+    system: system.services.system,
+    residents: residents.services.residents,
+    residentSheets: residents.services.sheets,
+    care: care.services,
+    facility: facility.services,
+    devices: devices.services,
   };
 };
 export type Services = ReturnType<typeof buildServices>;
@@ -171,15 +162,10 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   await services.transactions.relayPending();
   const report = (part: string, error: unknown) =>
     app.log.error({ err: redactedError(error), part }, 'background part failed');
-  // Started in order, stopped in reverse on close (SIGTERM): producers stop before writers flush.
+  // Every module's parts, in the order of services.modules (devices, then the session purge), started in
+  // order and stopped in reverse on close (SIGTERM): producers stop before writers flush.
   const lifecycle = new Lifecycle();
   for (const part of Object.values(services.modules).flatMap((m) => m.parts)) lifecycle.add(part);
-  // Ended sessions and stale failure counts go away while the server runs.
-  lifecycle.add({
-    name: 'session purge',
-    start: (fail) => services.sessionPurge.start(fail),
-    stop: () => services.sessionPurge.stop(),
-  });
   await lifecycle.start(report);
   app.addHook('onClose', () => lifecycle.stop(report));
 
@@ -188,19 +174,8 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   await app.register(multipart);
   const metrics = new Metrics([services.devices.gateway.metrics.registry]);
 
-  const handlers: Handlers = {
-    ...authHandlers(services.auth, services.sessions, services.rsa, services.accounts),
-    ...providerHandlers(services.providers, services.rsa),
-    ...accountHandlers(services.accounts, services.rsa),
-    ...systemHandlers(services.system),
-    ...auditHandlers(services.audit),
-    ...careHandlers(services.care),
-    ...residentHandlers(services.residents),
-    ...residentSheetHandlers(services.residentSheets),
-    ...facilityHandlers(services.facility.places, services.facility.view, services.facility.occupancy),
-    ...bedSheetHandlers(services.facility.sheets),
-    ...services.modules.devices.handlers,
-  };
+  // Every call has a handler in some module, else this does not compile.
+  const handlers: Handlers = handlersOf(services.modules);
   // Before the routes: each route keeps the error handler in force when it is added (body parse errors).
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error, request);

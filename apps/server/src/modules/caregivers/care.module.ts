@@ -1,0 +1,21 @@
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Module } from '../../module.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { buildCare, careHandlers, type CareServices } from './care.ts';
+
+export interface CareDeps {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  accounts: AccountService;
+  providers: ProviderService;
+}
+
+/** The care module (caregivers/ and communities/): caregivers, relatives' bindings, communities, caregiver sheets. */
+export const buildCareModule = (deps: CareDeps): Module<CareServices, ReturnType<typeof careHandlers>> => {
+  const services = buildCare(deps.db, deps.clock, deps.audit, deps.accounts, deps.providers);
+  return { services, handlers: careHandlers(services), parts: [] };
+};

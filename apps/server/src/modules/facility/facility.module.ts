@@ -1,0 +1,30 @@
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import type { Module } from '../../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { ProviderService } from '../providers/provider.service.ts';
+import { bedSheetHandlers } from './bed-sheet.routes.ts';
+import { buildFacility, type Facility } from './facility.ts';
+import { facilityHandlers } from './facility.routes.ts';
+
+export interface FacilityDeps {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  providers: ProviderService;
+}
+
+/** The facility module: places, their views, bed occupancy (other modules call it) and bed spreadsheets. */
+export const buildFacilityModule = (
+  deps: FacilityDeps,
+): Module<Facility, ReturnType<typeof facilityHandlers> & ReturnType<typeof bedSheetHandlers>> => {
+  const services = buildFacility(deps.db, deps.clock, deps.audit, deps.providers);
+  return {
+    services,
+    handlers: {
+      ...facilityHandlers(services.places, services.view, services.occupancy),
+      ...bedSheetHandlers(services.sheets),
+    },
+    parts: [],
+  };
+};
