@@ -39,6 +39,7 @@ const REAL_SCREENS: Record<string, string> = {
   ed719: 'device-table',
   safeDeviceManage: 'device-table',
   hostDevice: 'host-table',
+  historyData: 'raw-table',
   BunkManage: 'facility-tree',
   PeopleManage: 'resident-table',
   nurseManage: 'caregiver-table',
