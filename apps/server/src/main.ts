@@ -10,6 +10,15 @@ import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
 import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
 
+/** A start-up failure the operator can fix (a port taken) is one line and exit 1, not a stack trace. */
+const exitOnStartupError = (error: unknown): never => {
+  if (error instanceof StartupError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+};
+
 const start = async () => {
   let config;
   try {
@@ -21,29 +30,18 @@ const start = async () => {
     }
     throw error;
   }
-  let boot;
-  try {
-    boot = await startBootResponder(config.port, config.host);
-  } catch (error) {
-    if (error instanceof StartupError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const boot = await startBootResponder(config.port, config.host).catch(exitOnStartupError);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   await database.migrate();
-  let built;
-  try {
-    built = await buildApp({ config, database, clock: systemClock, logger: { level: config.logLevel } });
-  } catch (error) {
-    if (error instanceof StartupError) {
-      console.error(error.message);
-      await database.close();
-      process.exit(1);
-    }
-    throw error;
-  }
+  const built = await buildApp({
+    config,
+    database,
+    clock: systemClock,
+    logger: { level: config.logLevel },
+  }).catch(async (error: unknown) => {
+    if (error instanceof StartupError) await database.close();
+    return exitOnStartupError(error);
+  });
   const { app, metrics } = built;
 
   let metricsListener: MetricsListener | undefined;

@@ -75,7 +75,9 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
       () => feed.publish({ kind: 'event', event: stored }),
       () => undefined,
     );
-    if (change.online) void dispatcher.deliver(context.deviceId);
+    // The embedded broker says when a device subscribed to its commands (onCommandsReady); sending
+    // on "online" too would publish before the subscription and send every command twice.
+    if (change.online && config.mqttUrl) void dispatcher.deliver(context.deviceId);
   };
   const presence = new Presence(deps.live.store, directory, clock, recordPresence);
 

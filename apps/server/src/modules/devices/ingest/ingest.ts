@@ -83,10 +83,10 @@ export class Ingest {
           firmwareVersion: s.fw,
           hardwareVersion: s.hw,
         };
-        if (s.online) this.deps.presence.seen(context, receivedAt, patch);
-        else this.deps.presence.offline(context, receivedAt, 'status', patch);
-        const state = this.deps.presence.stateOf(deviceId);
-        if (state) this.deps.feed.publish({ kind: 'status', context, status: s, state });
+        const state = s.online
+          ? this.deps.presence.seen(context, receivedAt, patch)
+          : this.deps.presence.offline(context, receivedAt, 'status', patch);
+        this.deps.feed.publish({ kind: 'status', context, status: s, state });
         return { result: 'taken' };
       }
       case 'ack':

@@ -45,15 +45,12 @@ export class Presence {
     return state;
   }
 
-  offline(context: DeviceContext, at: Date, reason: OfflineReason, patch: LiveStatePatch = {}): void {
+  offline(context: DeviceContext, at: Date, reason: OfflineReason, patch: LiveStatePatch = {}): LiveState {
     const before = this.live.get(context.deviceId);
     const seenAt = before?.lastSeenAt ?? at;
-    this.live.apply(context.deviceId, { ...patch, online: false }, seenAt);
+    const state = this.live.apply(context.deviceId, { ...patch, online: false }, seenAt);
     if (before?.online !== false) this.onChange({ context, online: false, at, reason });
-  }
-
-  stateOf(deviceId: string): LiveState | undefined {
-    return this.live.get(deviceId);
+    return state;
   }
 
   /** Marks offline every online device silent for MISSED_INTERVALS of its reporting interval. */
