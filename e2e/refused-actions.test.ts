@@ -12,7 +12,7 @@ import {
 } from '@vigil/contract';
 import { inArray } from 'drizzle-orm';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devices } from '../apps/server/src/db/schema.ts';
 import { launchBrowser, openSession, signIn, stillScreenshot, text, type BrowserSession } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
@@ -87,6 +87,22 @@ const shot = stillScreenshot;
 /** The visible tooltip saying `reason`. */
 const tooltip = (page: Page, reason: string) =>
   page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').filter({ hasText: reason });
+
+/**
+ * Hovers `target` until the tooltip saying `reason` shows. A pointer that
+ * arrives while a dropdown is still animating open can miss the mouse-enter,
+ * so one hover alone is flaky; moving away and back again is what a person does.
+ */
+const hoverForTooltip = async (page: Page, target: Locator, reason: string) => {
+  await vi.waitFor(
+    async () => {
+      await page.mouse.move(0, 0);
+      await target.hover({ force: true });
+      await tooltip(page, reason).waitFor({ timeout: 2_000 });
+    },
+    { timeout: 25_000, interval: 100 },
+  );
+};
 
 describe.skipIf(!hasChromium)('refused actions and device tables (browser)', () => {
   let server: E2eServer;
@@ -183,9 +199,8 @@ describe.skipIf(!hasChromium)('refused actions and device tables (browser)', () 
     await node(AREA).locator('[data-testid^="menu-"]').click();
     const areaDelete = page.getByRole('menuitem', { name: ui('facility', 'tree.deleteArea') });
     expect(await areaDelete.getAttribute('aria-disabled')).toBe('true');
-    await areaDelete.hover();
     const reason = ui('facility', 'refused.areaHasFloors');
-    await tooltip(page, reason).waitFor();
+    await hoverForTooltip(page, areaDelete, reason);
     await shot(page, 'refused-01-area-delete');
     // Clicking it asks nothing: the confirmation never opens.
     await areaDelete.click({ force: true });
@@ -205,9 +220,8 @@ describe.skipIf(!hasChromium)('refused actions and device tables (browser)', () 
     const remove = occupied.getByRole('button', { name: text('en-US', 'common.delete') });
     await expect.poll(() => remove.isDisabled()).toBe(true);
     expect(await free.getByRole('button', { name: text('en-US', 'common.delete') }).isEnabled()).toBe(true);
-    await remove.hover({ force: true });
     const reason = ui('facility', 'refused.bedHasResident', { resident: RESIDENT });
-    await tooltip(page, reason).waitFor();
+    await hoverForTooltip(page, remove, reason);
     await shot(page, 'refused-02-bed-delete');
     expect(session.problems).toEqual([]);
   });

@@ -187,8 +187,11 @@ describe('streamed uploads', () => {
     expect(res.body).toMatchObject({ status: 200, data: { size } });
     const [file] = seen;
     expect(file).toMatchObject({ size, sha256, streamedSha256: sha256, mode: 0o600, inRoot: true });
-    // Buffered, the upload would hold 30 MB at once; streamed, only what is in flight.
-    expect(file?.heldBytes).toBeLessThan(8 * MB);
+    // Buffered, the upload would hold all 30 MB at once; streamed, only what is in flight.
+    // The bound is half the file, not a tight figure: the sender shares this process,
+    // and under a loaded machine its socket buffers and the garbage collector's timing
+    // move the measure by several megabytes, while a buffered upload could never pass.
+    expect(file?.heldBytes).toBeLessThan(size / 2);
     expect(await readdir(root)).toEqual([]);
   });
 

@@ -27,10 +27,24 @@ class ResizeObserverStub {
   disconnect() {}
 }
 globalThis.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+// jsdom has no pseudo-element styles and logs each request for one (antd's scrollbar measure).
 window.getComputedStyle = (
   (orig) => (el: Element) =>
     orig(el)
 )(window.getComputedStyle);
+
+// jsdom runs no CSS animations, so no animationend/transitionend ever fires; a style that
+// claims to support them makes antd's motion wait forever to remove a closed dialog.
+// Hide them so motion is skipped, as in a browser with animations turned off.
+{
+  let proto: object | null = Object.getPrototypeOf(document.createElement('div').style) as object;
+  while (proto && !Object.getOwnPropertyDescriptor(proto, 'transition')) proto = Object.getPrototypeOf(proto) as object;
+  if (proto) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (/^(webkit|moz|ms|o)?-?(animation|transition)$/i.test(name)) Reflect.deleteProperty(proto, name);
+    }
+  }
+}
 
 afterEach(() => {
   cleanup();
