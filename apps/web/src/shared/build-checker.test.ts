@@ -24,17 +24,22 @@ describe('scriptSources', () => {
 describe('startBuildChecker', () => {
   const INTERVAL = 1000;
   let stop: (() => void) | undefined;
+  let script: HTMLScriptElement | undefined;
 
   beforeEach(() => {
     vi.useFakeTimers();
-    document.documentElement.innerHTML =
-      '<head><script type="module" src="/assets/index-aaa.js"></script></head><body></body>';
+    // Added and removed alone: replacing <body> would detach the one testing-library's `screen`
+    // is bound to, and clearing <head> antd's styles, for every later file in this worker (decision 0023).
+    script = document.createElement('script');
+    script.type = 'module';
+    script.src = '/assets/index-aaa.js';
+    document.head.append(script);
   });
   afterEach(() => {
     stop?.();
     stop = undefined;
     vi.useRealTimers();
-    document.documentElement.innerHTML = '<head></head><body></body>';
+    script?.remove();
   });
 
   it('does not reload while the scripts are unchanged, reloads once they change', async () => {
