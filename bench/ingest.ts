@@ -38,7 +38,9 @@
  *   BENCH_RAMP=5000,10000,15000,20000 (msg/s; default 1..4 × BENCH_DEVICES), BENCH_GENERATORS=1 (1–4),
  *   BENCH_CONNECT_RATE=200 (connects/s), BENCH_LIST_CALLS=100 (device-list calls idle and under load),
  *   BENCH_EVENTS_PER_MINUTE=1 (per device), BENCH_WARMUP_SECONDS=15,
- *   BENCH_PHASES=floor,embedded,ramp,external (any subset).
+ *   BENCH_PHASES=floor,embedded,ramp,external (any subset),
+ *   BENCH_PROFILE=<dir> (a CPU profile of each Vigil server over its 1 Hz run, written under <dir>
+ *   and summarised: self time by place and by function).
  * Ctrl-C stops every child process and removes the temporary directories and database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -52,6 +54,7 @@ import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { uploadForm, workbook } from '../apps/server/src/modules/spreadsheet/sheet-test-support.ts';
 import { forkScript, Load, nextMessage, Subscriber, type LoadStats } from './ingest/load.ts';
+import { summariseProfile, type ProfileShare, type ProfileSummary } from './ingest/profile-summary.ts';
 import {
   bucketDelta,
   bucketsOf,
@@ -95,6 +98,7 @@ const RAMP = (process.env.BENCH_RAMP?.trim() ? process.env.BENCH_RAMP.split(',')
   .map((n) => (process.env.BENCH_RAMP?.trim() ? n : n * DEVICES))
   .filter((n) => Number.isFinite(n) && n > 0);
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'floor,embedded,ramp,external').split(',').map((p) => p.trim()));
+const PROFILE_DIR = process.env.BENCH_PROFILE?.trim() ? path.resolve(process.env.BENCH_PROFILE.trim()) : undefined;
 const MQTT_URL = process.env.MQTT_URL?.trim() || undefined;
 const DATABASE_URL = process.env.DATABASE_URL?.trim() || undefined;
 
@@ -467,7 +471,10 @@ interface Server {
   stop: () => Promise<void>;
 }
 
-const startServer = async (external: { databaseUrl: string; clientId: string; group: string } | undefined) => {
+const startServer = async (
+  external: { databaseUrl: string; clientId: string; group: string } | undefined,
+  profileDir: string | undefined,
+) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-ingest-'));
   const removeDir = onCleanup('temp dir', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const [httpPort, mqttPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
@@ -494,6 +501,7 @@ const startServer = async (external: { databaseUrl: string; clientId: string; gr
       REDIS_URL: '',
       NATS_URL: '',
       TELECOM_API_URL: '',
+      CPU_PROFILE_DIR: profileDir ?? '',
       VIGIL_SSO_SECRET: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -615,6 +623,38 @@ const timeList = async (base: string, token: string, count: number, gapMs: numbe
   return { ms, errors };
 };
 
+/** Stops the server's profiler (the second SIGUSR2) and waits for the profile file it writes. */
+const takeProfile = async (server: Server, dir: string): Promise<{ file: string; summary: ProfileSummary }> => {
+  const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  server.child.kill('SIGUSR2');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const written = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !before.has(f)) : [];
+    const file = written.find((f) => f.endsWith('.cpuprofile'));
+    if (file) {
+      const full = path.join(dir, file);
+      // Written in one call; parse once it is complete.
+      try {
+        return { file: full, summary: summariseProfile(full) };
+      } catch {
+        // still being written
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no CPU profile appeared in ${dir}`);
+    await sleep(250);
+  }
+};
+
+const printProfile = ({ file, summary }: { file: string; summary: ProfileSummary }) => {
+  out(
+    `\nCPU profile of the run (${file}; open in Chrome DevTools → Performance, or speedscope): ` +
+      `busy ${fmt.int(summary.busyMs / 1000)} s of ${fmt.int(summary.totalMs / 1000)} s on the main thread`,
+  );
+  const share = (rows: ProfileShare[]) => rows.map((r) => [r.name, fmt.int(r.ms), fmt.pct(r.share * 100)]);
+  out(table(['where (self time)', 'ms', 'of busy'], share(summary.byPlace.slice(0, 12))));
+  out(table(['function (self time)', 'ms', 'of busy'], share(summary.byFunction.slice(0, 15))));
+};
+
 const vigilTarget = (label: string, server: Server): Target => ({
   label,
   pid: server.child.pid,
@@ -711,7 +751,8 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
     out(`database ${name} on ${url.host}; server's MQTT client id ${clientId}, share group ${ext.group}`);
   }
   const t = performance.now();
-  const server = await startServer(ext);
+  const profileDir = PROFILE_DIR ? path.join(PROFILE_DIR, label.replace(/[^A-Za-z0-9]+/g, '-')) : undefined;
+  const server = await startServer(ext, profileDir);
   out(`server up in ${((performance.now() - t) / 1000).toFixed(1)} s (pid ${server.child.pid})`);
   const prov = await provision(server.base, !external);
   out(
@@ -753,6 +794,8 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
   await sleep(SETTLE_MS);
   const first = await snap(target, load, true);
   const end = first.at + SECONDS * 1000;
+  // The profile covers the measured run only (the server toggles its profiler on SIGUSR2).
+  if (profileDir) server.child.kill('SIGUSR2');
   const listGap = Math.max(50, (SECONDS * 1000) / Math.max(1, LIST_CALLS) - 20);
   const listing = sleep(Math.min(2_000, listGap)).then(() =>
     timeList(server.base, prov.token, LIST_CALLS, listGap, end),
@@ -786,6 +829,7 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
   }
   const last = between.pop() ?? (await snap(target, load, true));
   const listed = await listing;
+  const profile = profileDir ? await takeProfile(server, profileDir) : undefined;
   const w = windowOf(target, first, last, between);
   const metricsText = await fetch(server.metricsUrl).then((r) => r.text());
   const dropped = dropsOf(parseMetrics(metricsText));
@@ -863,6 +907,8 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
       ],
     ),
   );
+
+  if (profile) printProfile(profile);
 
   let steps: Step[] | undefined;
   if (withRamp) {

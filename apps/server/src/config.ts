@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // Raw device samples (original data screen) older than this many days are deleted (docs/operations.md).
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(31),
+  // Where SIGUSR2 writes CPU profiles of the running server (docs/operations.md); unset: off.
+  CPU_PROFILE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
 });
 
 /** Rules between variables, checked on the raw environment so they are reported with the others. */
@@ -139,6 +141,8 @@ export interface Config {
   telecom: { url: string; appKey: string; timeoutMs: number } | undefined;
   /** Raw samples (`device_raw`) are kept this many days, then deleted in batches. */
   rawRetentionDays: number;
+  /** SIGUSR2 starts and stops a CPU profile written here; undefined: off. */
+  cpuProfileDir: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -191,5 +195,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         ? { url: e.TELECOM_API_URL, appKey: e.TELECOM_APP_KEY, timeoutMs: e.TELECOM_TIMEOUT_MS }
         : undefined,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    cpuProfileDir: e.CPU_PROFILE_DIR,
   };
 };

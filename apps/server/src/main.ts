@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { profileOnSignal } from './core/cpu-profiler.ts';
 import { StartupError } from './core/startup-error.ts';
 import type { AddressInfo } from 'node:net';
 import { EmbeddedBroker } from './modules/devices/broker/embedded-broker.ts';
@@ -46,6 +47,12 @@ const start = async () => {
 
   let metricsListener: MetricsListener | undefined;
   let demo: RunningDemo | undefined;
+  const stopProfiler = config.cpuProfileDir
+    ? profileOnSignal(config.cpuProfileDir, {
+        info: (message) => app.log.info(message),
+        error: (message) => app.log.error(message),
+      })
+    : undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -57,6 +64,7 @@ const start = async () => {
     }, 15_000);
     force.unref();
     try {
+      await stopProfiler?.();
       await demo?.stop();
       await metricsListener?.close();
       await app.close();
