@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ALARM_FLAG_EVENTS,
   BARE_EVENTS,
+  fastTelemetry,
   MAX_PAYLOAD_BYTES,
   parseDeviceMessage,
   parseTopic,
+  TelemetrySchema,
   topicOf,
   type DropReason,
 } from './device-protocol.ts';
@@ -144,5 +146,61 @@ describe('device messages', () => {
       const result = parseDeviceMessage(`vigil/v1/SLP-0001/${kind}`, new TextEncoder().encode(text), NOW);
       expect(result.ok || typeof result.reason === 'string').toBe(true);
     }
+  });
+
+  it('reads telemetry by hand exactly as the schema does: never accepting more, never answering differently', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+    // Each field's values at and around its bounds, and of wrong types.
+    const near = (min: number, max: number) => [min, max, min - 1, max + 1, (min + max) / 2 + 0.5, -0, 1e21];
+    const wrong = [null, 'x', '1', true, [], {}];
+    const fields: Record<string, readonly unknown[]> = {
+      ts: [NOW, 1_000_000_000, 999_999_999, 9_999_999_999.999, 10_000_000_000, NOW + 0.25, ...wrong],
+      seq: [...near(0, Number.MAX_SAFE_INTEGER), ...wrong],
+      hr: [...near(0, 300), ...wrong],
+      rr: [...near(0, 100), ...wrong],
+      inBed: [true, false, 0, 1, ...wrong],
+      asleep: [true, false, 'true', ...wrong],
+      move: [...near(0, 100), ...wrong],
+      rri: [
+        [],
+        [200, 3000, 812],
+        [199],
+        [3001],
+        [800.5],
+        ['800'],
+        Array(601).fill(800),
+        Array(600).fill(800),
+        ...wrong,
+      ],
+      mat: ['connected', 'dislodged', 'CONNECTED', '', ...wrong],
+      extra: [1, null, 'x'],
+    };
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const raw: Record<string, unknown> = { ...vitals, seq: i };
+      // Mostly one or two fields off a valid message, sometimes some left out.
+      for (let k = Math.floor(random() * 3); k > 0; k--) {
+        const [name, values] = pick(Object.entries(fields));
+        raw[name] = pick(values);
+      }
+      if (random() < 0.1) delete raw[pick(Object.keys(raw))];
+      if (random() < 0.3) raw.rri = pick(fields.rri ?? []);
+      if (random() < 0.3) raw.mat = pick(fields.mat ?? []);
+      const bySchema = TelemetrySchema.safeParse(raw);
+      const byHand = fastTelemetry(raw);
+      if (byHand !== undefined) {
+        accepted++;
+        expect(bySchema.success, JSON.stringify(raw)).toBe(true);
+        expect(byHand).toStrictEqual(bySchema.data);
+      }
+      // Everything the schema takes, the hand reading takes too (else the speed-up is lost).
+      if (bySchema.success) expect(byHand, JSON.stringify(raw)).toBeDefined();
+    }
+    expect(accepted).toBeGreaterThan(2_000);
   });
 });

@@ -39,6 +39,19 @@ export class IngestMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
     registers: [this.registry],
   });
+  /** Per-message counting through label children made once: prom-client hashes a label object on every call. */
+  private readonly messageChildren = new Map<string, { inc: () => void }>();
+  countMessage(device: string, kind: string): void {
+    const key = `${device}\u0000${kind}`;
+    let child = this.messageChildren.get(key);
+    if (!child) {
+      child = this.messages.labels({ device, kind });
+      this.messageChildren.set(key, child);
+    }
+    child.inc();
+  }
+  readonly telemetryLag = this.lag.labels({ kind: 'telemetry' });
+  readonly eventLag = this.lag.labels({ kind: 'event' });
   /** Read when scraped: the broker's connection count (online devices with an external broker). */
   countConnected: () => number = () => 0;
   countBacklog: () => number = () => 0;

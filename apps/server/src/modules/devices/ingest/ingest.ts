@@ -61,7 +61,7 @@ export class Ingest {
     const deviceId = message.deviceId.toUpperCase();
     const context = this.deps.directory.get(deviceId) ?? (await this.deps.directory.lookup(deviceId));
     if (!context) return this.drop('unknown_device', topic);
-    metrics.messages.inc({ device: kindOf(context.typeCode), kind: message.kind });
+    metrics.countMessage(kindOf(context.typeCode), message.kind);
 
     switch (message.kind) {
       case 'telemetry': {
@@ -69,7 +69,7 @@ export class Ingest {
         if (!this.deps.seqs.take(deviceId, t.seq)) return this.duplicate();
         this.deps.presence.seen(context, receivedAt, t.mat ? { mat: t.mat } : {});
         this.deps.rollup.add(context, t);
-        metrics.lag.observe({ kind: 'telemetry' }, Math.max(0, receivedAt.getTime() / 1000 - t.ts));
+        metrics.telemetryLag.observe(Math.max(0, receivedAt.getTime() / 1000 - t.ts));
         this.deps.feed.publish({ kind: 'vitals', context, receivedAt, telemetry: t });
         return { result: 'taken' };
       }
@@ -129,7 +129,7 @@ export class Ingest {
     } finally {
       this.inflight.delete(key);
     }
-    this.deps.metrics.lag.observe({ kind: 'event' }, Math.max(0, this.deps.clock.now().getTime() / 1000 - body.ts));
+    this.deps.metrics.eventLag.observe(Math.max(0, this.deps.clock.now().getTime() / 1000 - body.ts));
     this.deps.feed.publish({ kind: 'event', event: stored });
     return { result: 'stored' };
   }

@@ -46,11 +46,17 @@ export class LiveStateStore {
   /** Applies a message's news; `seenAt` only moves forward (a late message never rewinds it). */
   apply(deviceId: string, patch: LiveStatePatch, seenAt: Date): LiveState {
     const current = this.states.get(deviceId);
-    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LiveStatePatch;
+    const base = current ?? EMPTY;
+    // Field by field, not spread: this runs for every message of every device (bench/ingest.ts
+    // profile), and an absent field keeps its value while null is news.
     const next: LiveState = {
-      ...(current ?? { ...EMPTY, lastSeenAt: seenAt }),
-      ...defined,
+      online: patch.online ?? base.online,
       lastSeenAt: current && current.lastSeenAt > seenAt ? current.lastSeenAt : seenAt,
+      battery: patch.battery !== undefined ? patch.battery : base.battery,
+      signal: patch.signal !== undefined ? patch.signal : base.signal,
+      firmwareVersion: patch.firmwareVersion !== undefined ? patch.firmwareVersion : base.firmwareVersion,
+      hardwareVersion: patch.hardwareVersion !== undefined ? patch.hardwareVersion : base.hardwareVersion,
+      mat: patch.mat !== undefined ? patch.mat : base.mat,
     };
     this.states.set(deviceId, next);
     const changed = !current || FIELDS.some((field) => current[field] !== next[field]);
