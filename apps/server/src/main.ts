@@ -9,6 +9,7 @@ import { EmbeddedBroker } from './modules/devices/broker/embedded-broker.ts';
 import { startDemo, type RunningDemo } from './modules/devices/demo/demo-care-home.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
+import { sweepStaleUploads } from './http/uploads.ts';
 import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
 
 /** A start-up failure the operator can fix (a port taken) is one line and exit 1, not a stack trace. */
@@ -79,6 +80,11 @@ const start = async () => {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  // A killed process leaves its in-flight uploads behind; not awaited, nothing waits on it.
+  void sweepStaleUploads().then(
+    (removed) => removed && app.log.info(`removed ${removed} upload folder(s) left by an earlier crash`),
+    (error: unknown) => app.log.warn({ err: error }, 'could not sweep old upload folders'),
+  );
   await boot.close();
   await app.listen({ port: config.port, host: config.host });
   if (config.metrics.listen) {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import { sheetRows, uploadForm, workbook } from '../modules/spreadsheet/sheet-te
 import { ADMIN_PASSWORD, ADMIN_USER, createTestApp, type TestApp } from '../test/harness.ts';
 import { requestHash } from './idempotency.ts';
 import { envelopeOf } from './register-calls.ts';
-import { readMultipart, uploadDirsOnDisk, UploadScope } from './uploads.ts';
+import { readMultipart, STALE_UPLOAD_MS, sweepStaleUploads, uploadDirsOnDisk, UploadScope } from './uploads.ts';
 
 const MB = 1024 * 1024;
 
@@ -343,5 +343,29 @@ describe('uploads of declared calls', () => {
     expect(first).toMatchObject({ status: 200, data: { imported: 2 } });
     expect((await post()).json()).toEqual(first);
     expect(uploadDirsOnDisk()).toEqual([]);
+  });
+});
+
+describe('upload folders left by a crash', () => {
+  it('are removed at start once stale; fresh ones (another instance at work) and other folders stay', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'vigil-sweep-test-'));
+    try {
+      const now = Date.now();
+      const made = async (name: string, ageMs: number) => {
+        const dir = path.join(root, name);
+        await mkdir(dir);
+        await writeFile(path.join(dir, 'part'), 'x');
+        const at = (now - ageMs) / 1000;
+        await utimes(dir, at, at);
+      };
+      await made('vigil-upload-crashed', STALE_UPLOAD_MS + 60_000);
+      await made('vigil-upload-in-progress', 60_000);
+      await made('someone-else', STALE_UPLOAD_MS * 4);
+      expect(await sweepStaleUploads(root, now)).toBe(1);
+      expect((await readdir(root)).sort()).toEqual(['someone-else', 'vigil-upload-in-progress']);
+      expect(await sweepStaleUploads(path.join(root, 'missing'), now)).toBe(0);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -19,6 +19,28 @@ import { redactedError } from './log-redaction.ts';
  */
 
 const DIR_PREFIX = 'vigil-upload-';
+
+/** An upload directory this old is a crash's leftover: no request lives this long. */
+export const STALE_UPLOAD_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Deletes upload directories a killed process left behind (every answered request deletes its
+ * own). Run at start; only directories untouched for STALE_UPLOAD_MS, so another instance
+ * sharing the temporary directory keeps its uploads in progress. Returns how many it removed.
+ */
+export const sweepStaleUploads = async (root: string = os.tmpdir(), now = Date.now()): Promise<number> => {
+  let removed = 0;
+  const names = await readdir(root).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = path.join(root, name);
+    const info = await stat(dir).catch(() => undefined);
+    if (!info?.isDirectory() || now - info.mtimeMs < STALE_UPLOAD_MS) continue;
+    await rm(dir, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+};
 
 /** Upload directories on disk now, in this process: none once every request is answered (tests, diagnostics). */
 const live = new Set<string>();
