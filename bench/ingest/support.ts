@@ -1,7 +1,6 @@
 /** Small helpers of bench/ingest.ts: /proc, Prometheus text, quantiles, ports, tables. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer } from 'node:net';
 
 let ticksPerSecond: number | undefined;
 const clockTicks = (): number => {
@@ -153,15 +152,7 @@ export const quantile = (values: number[], q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 };
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+export { freePort } from '../../apps/server/src/test/free-port.ts';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

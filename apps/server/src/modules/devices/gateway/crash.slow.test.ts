@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,20 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { PGlite } from '@electric-sql/pglite';
 import { topicOf } from '@vigil/contract';
+import { freePort } from '../../../test/free-port.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const ADMIN_PASSWORD = 'Crash-Test#2026';
 const DEVICE = 'CRASH-S1';
 const SECRET = 'crash-test-secret-0001';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * The server killed with SIGKILL in the middle of a stream of QoS 1 events: every event whose

@@ -8,6 +8,7 @@ import { createTestApp, openTestDatabase, type TestApp, type TestDb } from '../.
 import { ExternalBroker } from '../broker/external-broker.ts';
 import { IngestRepository } from '../ingest/ingest.repository.ts';
 import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
+import { until as untilReached } from '../../../test/until.ts';
 
 const MQTT_URL = process.env.MQTT_URL;
 const target = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -40,13 +41,8 @@ describe.skipIf(!MQTT_URL)(
         ?.get();
       return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
     };
-    const until = async (check: () => Promise<boolean>, ms = 15_000) => {
-      const end = Date.now() + ms;
-      while (!(await check())) {
-        if (Date.now() > end) throw new Error('condition not reached');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    // Two instances and a real broker: slower than in-process deliveries.
+    const until = (check: () => Promise<boolean>) => untilReached(check, { timeoutMs: 15_000, intervalMs: 50 });
 
     beforeAll(async () => {
       testDb = await openTestDatabase(target);

@@ -10,6 +10,7 @@ import { EmbeddedBroker } from '../broker/embedded-broker.ts';
 import { hashDeviceSecret } from '../credentials/secret.ts';
 import { IngestRepository } from '../ingest/ingest.repository.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
+import { until } from '../../../test/until.ts';
 
 const SECRET = 'gateway-test-secret-0001';
 const nowS = () => Date.now() / 1000;
@@ -46,13 +47,6 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     return (metric?.values ?? [])
       .filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val))
       .reduce((sum, v) => sum + v.value, 0);
-  };
-  const until = async (check: () => Promise<boolean> | boolean, ms = 5_000) => {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('condition not reached');
-      await new Promise((r) => setTimeout(r, 20));
-    }
   };
 
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import { EmbeddedBroker } from '../broker/embedded-broker.ts';
 import { COMMAND_EXPIRY_MS } from '../command.service.ts';
 import { hashDeviceSecret } from '../credentials/secret.ts';
 import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../device-test-support.ts';
+import { until } from '../../../test/until.ts';
 
 const {
   heAddHost,
@@ -40,13 +41,6 @@ describeEachDb('gateway pairing over the embedded broker (%s)', (target) => {
   let port: number;
   const clients: MqttClient[] = [];
 
-  const until = async (check: () => Promise<boolean> | boolean, ms = 5_000) => {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('condition not reached');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
   const live = () => app.services.devices.live.store;
   /** PR-H1, connected once for the tests that need it (a second connection would take over the first). */
   let h1: Promise<Host> | undefined;
