@@ -256,6 +256,12 @@ describeEachDb('devices (%s)', (target) => {
       const page = await app.call(getDeviceList, { kind: 'sleep', pageNum: 2, pageSize: 2 }, { token: w.aHome.token });
       expect(page.data).toMatchObject({ total: 3, pageNum: 2, pageSize: 2 });
       expect(page.data?.rows.map((r) => r.deviceId)).toEqual(['DEV-S1']);
+      // The total counts what the filters keep, whichever joins they need (live state, bed, resident).
+      for (const input of [{}, { online: true }, { online: false }, { keyWord: 'wang' }, { keyWord: 'DEV' }]) {
+        const all = await app.call(getDeviceList, { pageSize: 1000, ...input }, { token: w.aHome.token });
+        expect(all.data?.total, JSON.stringify(input)).toBe(all.data?.rows.length);
+        expect(all.data?.total, JSON.stringify(input)).toBeGreaterThan(0);
+      }
     });
 
     it('never shows another provider\u2019s devices, even through the chosen provider', async () => {
