@@ -166,7 +166,20 @@ export class DeviceRepository {
 
   async page(db: Executor, q: DeviceListQuery) {
     const where = this.conditions(q);
-    const rows = await this.listQuery(db).where(where).orderBy(desc(devices.id)).limit(q.limit).offset(q.offset);
+    // The page's ids first, joining only what the filters read; then the ten-table join for those
+    // rows alone, not for every device before the sort and limit. Every join is to at most one
+    // row, so the ids are exactly those the whole join would page. At 10,000 devices on PGlite
+    // (bench/facility-scale.ts) a keyword search went from 90 to 74 ms p50; page 1 stays ~38 ms,
+    // spent elsewhere in the database (not yet found).
+    let ids = db.select({ id: devices.id }).from(devices).$dynamic();
+    if (q.online !== undefined) ids = ids.leftJoin(live, eq(live.deviceId, devices.deviceId));
+    if (q.keyWord) {
+      ids = ids
+        .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
+        .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)));
+    }
+    const pageIds = ids.where(where).orderBy(desc(devices.id)).limit(q.limit).offset(q.offset);
+    const rows = await this.listQuery(db).where(inArray(devices.id, pageIds)).orderBy(desc(devices.id));
     const [total] = await db
       .select({ n: count() })
       .from(devices)
