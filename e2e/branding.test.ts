@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('provider branding (browser)', () => {
     // Kept by the server: a reload shows the same.
     await page.reload();
     await expect.poll(() => page.title()).toContain('Maple Portal');
-    expect(await favicon(page)).toBe(icon);
+    await expect.poll(() => favicon(page)).toBe(icon);
     await context.close();
 
     // The class 2 provider has none of its own, so it shows its parent's.

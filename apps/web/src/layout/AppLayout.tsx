@@ -1,22 +1,18 @@
-import { CONSTANTS, getPlatformName } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
+import { CONSTANTS } from '@vigil/contract/browser';
 import { Drawer, Layout } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-import { api } from '../shared/api/client.ts';
 import { allowedRoutes, landingFor, routeForPath } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { useSessionRefresh } from '../shared/session/useSessionRefresh.ts';
 import { useSession } from '../shared/session/session-store.ts';
 import { PasswordDialog } from './PasswordDialog.tsx';
-import { StorageKey, storage } from '../shared/storage.ts';
 import { UnsavedChangesGuard } from '../shared/ui/UnsavedChangesGuard.tsx';
 import { Navbar } from './Navbar.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { tagsStore } from './tags-store.ts';
 import { TagsView } from './TagsView.tsx';
-import { pageTitle } from './page-title.ts';
+import { useBranding } from './use-branding.ts';
 import './layout.css';
 
 const isMobileWidth = () => window.innerWidth < CONSTANTS.mobileLayoutBelowPx;
@@ -37,30 +33,6 @@ const useMobile = () => {
     };
   }, []);
   return mobile;
-};
-
-/** Page title and icon follow the platform name and logo; the title names the screen first. */
-const useBranding = (pathname: string) => {
-  const { t } = useTranslation();
-  const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
-  const platformName = platform.data?.platformName ?? storage.get(StorageKey.platName) ?? t('app.name');
-  const route = routeForPath(pathname);
-  const screen = route ? t(`menu.${route.name}`) : null;
-  useEffect(() => {
-    document.title = pageTitle(screen, platformName);
-    // Leaving the console (signing out) must not leave a screen's name in the tab.
-    return () => {
-      document.title = platformName;
-    };
-  }, [screen, platformName]);
-  useEffect(() => {
-    if (!platform.data) return;
-    storage.set(StorageKey.platName, platform.data.platformName);
-    storage.set(StorageKey.logoUrl, platform.data.logoUrl);
-    const icon = document.getElementById('app-favicon');
-    // A removed logo takes the icon away too (the page's default is none).
-    if (icon instanceof HTMLLinkElement) icon.href = platform.data.logoUrl ?? 'data:,';
-  }, [platform.data]);
 };
 
 export const AppLayout = () => {
