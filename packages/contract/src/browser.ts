@@ -8,6 +8,7 @@ export * from './console-routes.ts';
 export * from './constants.ts';
 export * from './device-types.ts';
 export * from './domain.ts';
+export * from './alarms.ts';
 export * from './roles.ts';
 export * from './status.ts';
 export * from './password-rules.ts';

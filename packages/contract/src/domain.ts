@@ -32,8 +32,12 @@ export const normalisePhone = (raw: string): string | null => {
   return /^\+[1-9]\d{6,14}$/.test(s) ? s : null;
 };
 
-/** Alarm types a community assigns to level 1 (red) or level 2 (orange). */
-export const COMMUNITY_ALARM_TYPES = [
+/**
+ * Every alarm's type: the `alertType` on the wire, the keys of the per-type level map and of
+ * the community's level lists. Only ever added to (existing apps and stored settings speak them).
+ * CONNECTION is a device gone offline: the spec's release rule names it.
+ */
+export const ALARM_TYPES = [
   'LEAVE_BED',
   'BREATH_STOP',
   'BODY_MOVE',
@@ -50,8 +54,16 @@ export const COMMUNITY_ALARM_TYPES = [
   'FLOOD',
   'NO_MOTION',
   'FENCE',
-  'OFFLINE',
+  'CONNECTION',
+  'FALL_SUSPECTED',
+  'SITTING_UP',
+  'BADGE_SOS',
+  'MAT_DISLODGED',
+  'LOW_BATTERY',
 ] as const;
+export type AlarmType = (typeof ALARM_TYPES)[number];
+/** Alarm types a community assigns to level 1 (red) or level 2 (orange): all of them. */
+export const COMMUNITY_ALARM_TYPES = ALARM_TYPES;
 export type CommunityAlarmType = (typeof COMMUNITY_ALARM_TYPES)[number];
 
 /** How receivers are told: SMS, chat-app message, in-page sound in the console. */

@@ -24,6 +24,7 @@ export * from './calls/residents.ts';
 export * from './calls/devices.ts';
 export * from './calls/caregivers.ts';
 export * from './domain.ts';
+export * from './alarms.ts';
 export * from './calls/spreadsheets.ts';
 export * from './calls/origin-data.ts';
 export * from './password-rules.ts';

@@ -662,3 +662,80 @@ export interface RawMinuteSamples {
   /** Beat-to-beat intervals of each message (empty when none were sent). */
   rri: number[][];
 }
+
+// ---------------------------------------------------------------------------
+// Alarms (issue 10).
+
+/**
+ * Every alarm raised, open or released. At most one open alarm per device and type (the partial
+ * unique index): a repeat of the condition updates that row's count and last time instead of
+ * adding one, whichever instance or transaction raises it. Like device events, no foreign keys:
+ * the record outlives the device, bed and resident it names.
+ */
+export const alarms = pgTable(
+  'alarm',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id'),
+    deviceId: text('device_id').notNull(),
+    /** The device-type catalogue code. */
+    deviceType: integer('device_type').notNull(),
+    deviceRowId: integer('device_row_id'),
+    bedId: integer('bed_id'),
+    residentId: integer('resident_id'),
+    /** The wire's alertType (ALARM_TYPES). */
+    alertType: text('alert_type').notNull(),
+    /** 1 red, 2 orange: the level when it was raised. */
+    level: smallint('level').notNull(),
+    /** When the condition began (the device's time for an event). */
+    startedAt: ts('started_at').notNull(),
+    /** When it was stored: the start of the response time. */
+    raisedAt: ts('raised_at').notNull(),
+    /** The latest repeat. */
+    lastAt: ts('last_at').notNull(),
+    count: integer('count').notNull().default(1),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    /** The device event that raised it, when one did. */
+    eventId: bigint('event_id', { mode: 'number' }),
+    /** 0 open; 1 software; 2 automatic; 3 at the device; 4 at the watch. */
+    releaseKind: smallint('release_kind').notNull().default(0),
+    releasedAt: ts('released_at'),
+    relieveReason: text('relieve_reason'),
+    dealResult: text('deal_result'),
+    /** The account that handled it, and its name then. */
+    handledBy: integer('handled_by'),
+    handlerName: text('handler_name'),
+    /** What the handler wrote. */
+    remark: text('remark'),
+  },
+  (t) => [
+    uniqueIndex('alarm_open_unique')
+      .on(t.deviceId, t.alertType)
+      .where(sql`${t.releaseKind} = 0`),
+    index('alarm_provider_open_idx')
+      .on(t.providerId, t.raisedAt)
+      .where(sql`${t.releaseKind} = 0`),
+    index('alarm_provider_idx').on(t.providerId, t.raisedAt),
+    index('alarm_resident_idx').on(t.residentId, t.raisedAt),
+  ],
+);
+
+/**
+ * An alarm's timeline: raised, repeated, delivered to a console or a receiver, played, handled,
+ * released, notified. The response-time report reads it.
+ */
+export const alarmTimeline = pgTable(
+  'alarm_timeline',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: bigint('alarm_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull(),
+    /** raised | repeated | delivered | played | handled | released | notified | notify_failed */
+    step: text('step').notNull(),
+    accountId: integer('account_id'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('alarm_timeline_alarm_idx').on(t.alarmId, t.at)],
+);

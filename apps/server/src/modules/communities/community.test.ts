@@ -361,7 +361,7 @@ describeEachDb('communities (%s)', (target) => {
         {
           communityId: id,
           level1: ['FALL', 'SOS', 'BREATH_STOP', 'FALL'],
-          level2: ['LEAVE_BED', 'OFFLINE'],
+          level2: ['LEAVE_BED', 'CONNECTION'],
           receiverIds: [c1.id, c2.id, c1.id],
           notify: ['sms', 'page'],
         },
@@ -370,7 +370,7 @@ describeEachDb('communities (%s)', (target) => {
       expect(res.status, res.msg).toBe(200);
       expect((await one(world.homeToken, id))?.alarmConfig).toEqual({
         level1: ['FALL', 'SOS', 'BREATH_STOP'],
-        level2: ['LEAVE_BED', 'OFFLINE'],
+        level2: ['LEAVE_BED', 'CONNECTION'],
         receiverIds: [c1.id, c2.id],
         notify: ['sms', 'page'],
       });

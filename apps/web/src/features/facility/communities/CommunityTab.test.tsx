@@ -1,5 +1,6 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
+  COMMUNITY_ALARM_TYPES,
   getUserSleepConfig,
   insertCommunity,
   queryCommunityList,
@@ -330,7 +331,7 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
     const saved = server.last('/community/saveAlarmConfig') as Record<string, string[] | number[] | number>;
     expect(saved.communityId).toBe(4);
     expect(saved.level1).toEqual(['FALL', 'SOS']);
-    expect(saved.level2).toHaveLength(15);
+    expect(saved.level2).toHaveLength(COMMUNITY_ALARM_TYPES.length - 2);
     expect(saved.level2).not.toContain('FALL');
     expect(saved.receiverIds).toEqual([21, 22]);
     expect(saved.notify).toEqual(['sms']);

@@ -1,0 +1,259 @@
+import {
+  ALARM_SOURCE,
+  inTimeRange,
+  RELEASE_KIND,
+  SLEEP_ALARM_TYPES,
+  type AlarmType,
+  type ReleaseKind,
+} from '@vigil/contract';
+import type { AlarmKey, Decision, EngineEvent, MinuteOfDay, Subject, VitalsSample } from './engine-types.ts';
+import { durationOf, newTrackers, sleepCondition, valueOf, watched, type SleepTrackers } from './sleep-watch.ts';
+
+/** Vitals further apart than this break a spell: a duration is never counted across a silence. */
+export const VITALS_GAP_MS = 30_000;
+
+/** The security sensors whose events carry `active`, and the alarm each raises. */
+const HAZARDS: Readonly<Record<string, AlarmType>> = { smoke: 'SMOKE', gas: 'GAS', co: 'CO', flood: 'FLOOD' };
+/** Events that raise an alarm by themselves. */
+const RAISING: Readonly<Record<string, AlarmType>> = {
+  fall: 'FALL',
+  fall_suspected: 'FALL_SUSPECTED',
+  sitting_up_suspected: 'SITTING_UP',
+  sos: 'SOS',
+  badge_sos: 'BADGE_SOS',
+  low_battery: 'LOW_BATTERY',
+};
+/** What the radar's own "fall cancelled" releases. */
+const FALL_TYPES: readonly AlarmType[] = ['FALL', 'FALL_SUSPECTED', 'SITTING_UP'];
+
+interface DeviceState {
+  subject: Subject;
+  open: Set<AlarmType>;
+  sleep?: SleepTrackers;
+  lastVitalsAt?: Date;
+  /** Infrared sensors: the last motion (or when the sensor was first watched). */
+  lastMotionAt?: Date;
+}
+
+/**
+ * The alarm state machine: fed with a device's events, vitals, online state and battery, and
+ * with the time, it decides which alarms are raised and released. No I/O and no clock of its
+ * own: every input carries its time, and `minuteOfDay` places an instant in the beds' day. The
+ * caller stores each decision (raise or repeat, release) before telling anyone.
+ *
+ * It knows which alarms are open so a condition that holds raises once per spell, and a repeat
+ * of an event alarm (a second SOS press) is a raise the store turns into a repeat of the open
+ * alarm. `restore` rebuilds that knowledge after a restart from the stored open alarms.
+ */
+export class AlarmEngine {
+  private readonly devices = new Map<string, DeviceState>();
+
+  constructor(private readonly minuteOfDay: MinuteOfDay) {}
+
+  /** The alarm types the engine holds open for a device. */
+  openTypes(deviceId: string): ReadonlySet<AlarmType> {
+    return this.devices.get(deviceId)?.open ?? new Set();
+  }
+
+  /**
+   * After a restart: these alarms are open (stored), since the given times. A sleep-monitor
+   * alarm's spell goes on from its start, so it is released when the condition clears and not
+   * raised a second time while it holds.
+   */
+  restore(open: readonly { key: AlarmKey; subject: Subject; since: Date }[]): void {
+    for (const alarm of open) {
+      const state = this.stateOf(alarm.subject);
+      state.open.add(alarm.key.type);
+      const tracker = this.sleepTracker(state, alarm.key.type);
+      if (tracker) {
+        tracker.since = alarm.since;
+        tracker.raised = true;
+      }
+    }
+  }
+
+  /** An infrared sensor watched from `at` (its last stored motion, or now): the empty-room clock starts there. */
+  watchMotion(subject: Subject, at: Date): void {
+    const state = this.stateOf(subject);
+    if (!state.lastMotionAt || state.lastMotionAt < at) state.lastMotionAt = at;
+  }
+
+  /**
+   * An alarm closed outside the engine (handled by a caregiver) or whose raise could not be
+   * stored. A handled sleep-monitor alarm is not raised again until its condition has cleared;
+   * one that was never stored is decided afresh.
+   */
+  closed(key: AlarmKey, how: 'handled' | 'not stored'): void {
+    const state = this.devices.get(key.deviceId);
+    if (!state) return;
+    state.open.delete(key.type);
+    const tracker = this.sleepTracker(state, key.type);
+    if (tracker && how === 'not stored') tracker.raised = false;
+  }
+
+  event(subject: Subject, event: EngineEvent, now: Date): Decision[] {
+    const state = this.stateOf(subject);
+    const out: Decision[] = [];
+    const name = event.name;
+    const raising = RAISING[name];
+    if (raising) {
+      this.raise(state, raising, event.at, now, {}, out);
+      return out;
+    }
+    const hazard = HAZARDS[name];
+    if (hazard) {
+      if (event.detail.active === true) this.raise(state, hazard, event.at, now, {}, out);
+      else this.release(state, hazard, now, RELEASE_KIND.automatic, out);
+      return out;
+    }
+    switch (name) {
+      case 'fall_cancelled':
+        for (const type of FALL_TYPES) this.release(state, type, now, RELEASE_KIND.device, out);
+        break;
+      case 'device_release':
+      case 'watch_release': {
+        const kind = name === 'device_release' ? RELEASE_KIND.device : RELEASE_KIND.watch;
+        // The button releases what the resident or the caregiver can clear, not the device's own faults.
+        for (const type of [...state.open])
+          if (ALARM_SOURCE[type] !== 'device') this.release(state, type, now, kind, out);
+        break;
+      }
+      case 'door':
+        if (event.detail.open === true && inTimeRange(subject.rules.doorRange, this.minuteOfDay(event.at)))
+          this.raise(state, 'DOOR', event.at, now, {}, out);
+        break;
+      case 'motion':
+        if (!state.lastMotionAt || event.at > state.lastMotionAt) state.lastMotionAt = event.at;
+        this.release(state, 'NO_MOTION', now, RELEASE_KIND.automatic, out);
+        break;
+      case 'mat':
+        this.mat(state, event.detail.state === 'dislodged', event.at, now, out);
+        break;
+      case 'offline':
+        this.raise(state, 'CONNECTION', event.at, now, { reason: String(event.detail.reason ?? '') }, out);
+        break;
+      case 'online':
+        this.release(state, 'CONNECTION', now, RELEASE_KIND.automatic, out);
+        break;
+    }
+    return out;
+  }
+
+  /** One vitals sample of a sleep monitor, received at `at`. */
+  vitals(subject: Subject, sample: VitalsSample, at: Date): Decision[] {
+    const state = this.stateOf(subject);
+    const out: Decision[] = [];
+    if (sample.mat) this.mat(state, sample.mat === 'dislodged', at, at, out);
+    const trackers = (state.sleep ??= newTrackers());
+    const gap = !state.lastVitalsAt || at.getTime() - state.lastVitalsAt.getTime() > VITALS_GAP_MS;
+    state.lastVitalsAt = at;
+    const { rules } = subject;
+    const minute = this.minuteOfDay(at);
+    for (const type of SLEEP_ALARM_TYPES) {
+      const tracker = trackers[type];
+      if (!sleepCondition(type, sample, rules)) {
+        if (tracker.raised) this.release(state, type, at, RELEASE_KIND.automatic, out);
+        tracker.since = null;
+        tracker.raised = false;
+        continue;
+      }
+      tracker.value = valueOf(type, sample);
+      const eligible = subject.occupied && watched(type, rules, minute) && !(type === 'LEAVE_BED' && subject.absent);
+      if (!eligible) {
+        // Out of its time range, checked out or away: nothing is counted; an open alarm stays until it clears.
+        if (!tracker.raised) tracker.since = null;
+        continue;
+      }
+      if (!tracker.since || (gap && !tracker.raised)) tracker.since = at;
+      this.due(state, type, at, out);
+    }
+    return out;
+  }
+
+  /** A battery level reported in the device's status. */
+  battery(subject: Subject, percent: number, now: Date): Decision[] {
+    const state = this.stateOf(subject);
+    const out: Decision[] = [];
+    const low = subject.rules.lowBatteryPercent;
+    if (percent <= low && !state.open.has('LOW_BATTERY')) this.raise(state, 'LOW_BATTERY', now, now, { percent }, out);
+    else if (percent >= low * 2) this.release(state, 'LOW_BATTERY', now, RELEASE_KIND.automatic, out);
+    return out;
+  }
+
+  /** The passing of time: durations that ran out without a new sample, rooms empty too long. */
+  tick(now: Date): Decision[] {
+    const out: Decision[] = [];
+    for (const state of this.devices.values()) {
+      const { subject } = state;
+      if (state.sleep && state.lastVitalsAt && now.getTime() - state.lastVitalsAt.getTime() <= VITALS_GAP_MS) {
+        const minute = this.minuteOfDay(now);
+        for (const type of SLEEP_ALARM_TYPES)
+          if (watched(type, subject.rules, minute) && subject.occupied) this.due(state, type, now, out);
+      }
+      if (subject.kind === 'infrared_motion' && state.lastMotionAt && !state.open.has('NO_MOTION')) {
+        const quiet = now.getTime() - state.lastMotionAt.getTime();
+        if (quiet >= subject.rules.noMotionHours * 3_600_000)
+          this.raise(state, 'NO_MOTION', state.lastMotionAt, now, { hours: subject.rules.noMotionHours }, out);
+      }
+    }
+    return out;
+  }
+
+  /** Raises a sleep-monitor alarm whose condition has held for its duration. */
+  private due(state: DeviceState, type: (typeof SLEEP_ALARM_TYPES)[number], now: Date, out: Decision[]): void {
+    const tracker = state.sleep?.[type];
+    if (!tracker?.since || tracker.raised) return;
+    if (type === 'LEAVE_BED' && state.subject.absent) return;
+    const held = (now.getTime() - tracker.since.getTime()) / 1000;
+    const duration = durationOf(type, state.subject.rules);
+    if (held < duration) return;
+    tracker.raised = true;
+    this.raise(state, type, tracker.since, now, { duration: Math.round(held), value: tracker.value }, out);
+  }
+
+  private mat(state: DeviceState, dislodged: boolean, since: Date, now: Date, out: Decision[]): void {
+    if (dislodged && !state.open.has('MAT_DISLODGED')) this.raise(state, 'MAT_DISLODGED', since, now, {}, out);
+    else if (!dislodged) this.release(state, 'MAT_DISLODGED', now, RELEASE_KIND.automatic, out);
+  }
+
+  private raise(
+    state: DeviceState,
+    type: AlarmType,
+    since: Date,
+    now: Date,
+    detail: Record<string, number | string | boolean>,
+    out: Decision[],
+  ): void {
+    const { subject } = state;
+    if (subject.rules.off.includes(type)) return;
+    state.open.add(type);
+    out.push({ op: 'raise', key: { deviceId: subject.deviceId, type }, subject, since, at: now, detail });
+  }
+
+  private release(
+    state: DeviceState,
+    type: AlarmType,
+    now: Date,
+    kind: Exclude<ReleaseKind, 0 | 1>,
+    out: Decision[],
+  ): void {
+    if (!state.open.delete(type)) return;
+    out.push({ op: 'release', key: { deviceId: state.subject.deviceId, type }, subject: state.subject, at: now, kind });
+  }
+
+  private sleepTracker(state: DeviceState, type: AlarmType) {
+    return (SLEEP_ALARM_TYPES as readonly AlarmType[]).includes(type)
+      ? (state.sleep ??= newTrackers())[type as (typeof SLEEP_ALARM_TYPES)[number]]
+      : undefined;
+  }
+
+  /** The device's state, its subject refreshed: placement and rules change while it reports. */
+  private stateOf(subject: Subject): DeviceState {
+    let state = this.devices.get(subject.deviceId);
+    if (!state) {
+      state = { subject, open: new Set() };
+      this.devices.set(subject.deviceId, state);
+    } else state.subject = subject;
+    return state;
+  }
+}

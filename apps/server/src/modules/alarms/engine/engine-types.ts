@@ -1,0 +1,58 @@
+import type { AlarmRules, AlarmType, DeviceKind, ReleaseKind } from '@vigil/contract';
+
+/**
+ * A device as the engine judges it at one moment: what it is, whom it watches, and the rules
+ * of its bed. The caller (the alarm runner) builds it from the device directory, the bed's
+ * occupancy and the settings; the engine never looks anything up.
+ */
+export interface Subject {
+  deviceId: string;
+  kind: DeviceKind;
+  providerId: number | null;
+  bedId: number | null;
+  residentId: number | null;
+  /** A resident is checked in to the device's bed (sleep-monitor alarms need one). */
+  occupied: boolean;
+  /** The resident is on a temporary absence: no bed-leaving alarms. */
+  absent: boolean;
+  rules: AlarmRules;
+}
+
+/** An alarm's identity: one open alarm per device and type. */
+export interface AlarmKey {
+  deviceId: string;
+  type: AlarmType;
+}
+
+export type Decision =
+  | {
+      op: 'raise';
+      key: AlarmKey;
+      subject: Subject;
+      /** When the condition began (the event's time; for a duration alarm, when it started). */
+      since: Date;
+      at: Date;
+      /** What the condition measured, for the alarm's text and record (duration in seconds, the value). */
+      detail: Record<string, number | string | boolean>;
+    }
+  | { op: 'release'; key: AlarmKey; subject: Subject; at: Date; kind: Exclude<ReleaseKind, 0 | 1> };
+
+/** One vitals sample of a sleep monitor, as the engine reads it. */
+export interface VitalsSample {
+  hr: number;
+  rr: number;
+  inBed: boolean;
+  move: number;
+  mat?: 'connected' | 'dislodged';
+}
+
+/** A stored device event, as the engine reads it. */
+export interface EngineEvent {
+  /** The protocol's event name, or online | offline. */
+  name: string;
+  detail: Record<string, unknown>;
+  at: Date;
+}
+
+/** Converts an instant to the minute of the day (0–1439) where the beds are: time ranges are local. */
+export type MinuteOfDay = (at: Date) => number;

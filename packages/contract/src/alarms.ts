@@ -1,0 +1,180 @@
+import type { AlarmType } from './domain.ts';
+
+/**
+ * The alarm domain's constants and pure rules (spec document 2 sections 3, 4 and 9), without zod,
+ * so the server's engine and the console read the same ones.
+ */
+
+/** 1 red, 2 orange. */
+export type AlarmLevel = 1 | 2;
+
+/**
+ * Where an alarm comes from. The socket pushes security sensors as `/safeAlertNotify` and the
+ * rest as `/alertNotify`; `device` alarms are about the device itself, not the resident, and
+ * are raised for a checked-out bed too.
+ */
+export type AlarmSource = 'sleep' | 'fall' | 'call' | 'security' | 'device';
+
+export const ALARM_SOURCE: Readonly<Record<AlarmType, AlarmSource>> = {
+  LEAVE_BED: 'sleep',
+  BREATH_STOP: 'sleep',
+  BODY_MOVE: 'sleep',
+  NO_BODY_MOVE: 'sleep',
+  NO_TURN_OVER: 'sleep',
+  BREATH_ABNORMAL: 'sleep',
+  HEART_ABNORMAL: 'sleep',
+  FALL: 'fall',
+  FALL_SUSPECTED: 'fall',
+  SITTING_UP: 'fall',
+  SOS: 'call',
+  BADGE_SOS: 'call',
+  FENCE: 'call',
+  DOOR: 'security',
+  SMOKE: 'security',
+  GAS: 'security',
+  CO: 'security',
+  FLOOD: 'security',
+  NO_MOTION: 'security',
+  CONNECTION: 'device',
+  MAT_DISLODGED: 'device',
+  LOW_BATTERY: 'device',
+};
+
+/** Level 1 out of the box: a life may be at stake within minutes. Every other type is level 2. */
+export const DEFAULT_LEVEL1_TYPES: readonly AlarmType[] = [
+  'FALL',
+  'SOS',
+  'BADGE_SOS',
+  'SMOKE',
+  'GAS',
+  'CO',
+  'BREATH_STOP',
+];
+
+/** Alarm removal kinds (spec document 2 section 4). */
+export const RELEASE_KIND = {
+  /** Still open. */
+  none: 0,
+  /** Handled by a caregiver in the console or the app. */
+  software: 1,
+  /** The condition cleared (back in bed, smoke gone, device online again). */
+  automatic: 2,
+  /** Released at the device (its button, or the radar cancelled the fall). */
+  device: 3,
+  /** Released at the nurse watch. */
+  watch: 4,
+} as const;
+export type ReleaseKind = (typeof RELEASE_KIND)[keyof typeof RELEASE_KIND];
+
+export const RELIEVE_REASONS = ['CHECKED', 'MISTAKE_ABNORMAL', 'MISTAKE_RECHECK', 'TEST', 'REMOVE_DEVICE'] as const;
+export type RelieveReason = (typeof RELIEVE_REASONS)[number];
+export const DEAL_RESULTS = ['NO_ABNORMALITY', 'BED_HOLD_UP', 'SIT_ASIDE_BED', 'LIVING_OR_SIT_IN_TAIL_STOCK'] as const;
+export type DealResult = (typeof DEAL_RESULTS)[number];
+
+/** The spec's duration keys of the seven sleep-monitor alarms, in seconds. */
+export const SLEEP_DURATION_KEYS = {
+  LEAVE_BED: 'leftBedTime',
+  BREATH_STOP: 'breathStopDuration',
+  BODY_MOVE: 'manyBodyMoveDuration',
+  NO_BODY_MOVE: 'noBodyMove',
+  NO_TURN_OVER: 'noTurnOver',
+  BREATH_ABNORMAL: 'breathExceptionDuration',
+  HEART_ABNORMAL: 'heartExceptionDuration',
+} as const satisfies Partial<Record<AlarmType, string>>;
+export type SleepAlarmType = keyof typeof SLEEP_DURATION_KEYS;
+export type SleepDurationKey = (typeof SLEEP_DURATION_KEYS)[SleepAlarmType];
+export const SLEEP_ALARM_TYPES = Object.keys(SLEEP_DURATION_KEYS) as SleepAlarmType[];
+
+/** Infrared empty-room alarm: hours without motion the settings may choose (spec section 9). */
+export const NO_MOTION_HOURS = [8, 12, 24] as const;
+export type NoMotionHours = (typeof NO_MOTION_HOURS)[number];
+
+/** A daily time range, HH:mm to HH:mm; an end before the start runs past midnight; equal ends mean all day. */
+export interface TimeRange {
+  start: string;
+  end: string;
+}
+
+/** The whole day. */
+export const ALL_DAY: TimeRange = { start: '00:00', end: '00:00' };
+
+/** Minutes after midnight of an HH:mm. */
+export const minutesOf = (hhmm: string): number => {
+  const [h = 0, m = 0] = hhmm.split(':').map(Number);
+  return h * 60 + m;
+};
+
+/** Whether a minute of the day (0–1439) lies in the range: start included, end excluded. */
+export const inTimeRange = (range: TimeRange, minute: number): boolean => {
+  const start = minutesOf(range.start);
+  const end = minutesOf(range.end);
+  if (start === end) return true;
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+};
+
+/**
+ * What a bed's alarms are judged by: the seven sleep-monitor alarms' durations (seconds), the
+ * limits they compare with and their time ranges, the door and infrared rules, and which types
+ * are watched at all. The server fills it from the bed's settings over its community's over
+ * these defaults.
+ */
+export interface AlarmRules {
+  /** Types not watched for this bed (the settings switched them off). */
+  off: readonly AlarmType[];
+  durations: Record<SleepDurationKey, number>;
+  /** The time range each sleep-monitor alarm is watched in. */
+  ranges: Record<SleepAlarmType, TimeRange>;
+  /** Breathing below or above, per minute, is abnormal (0: none measured, never abnormal). */
+  breathMin: number;
+  breathMax: number;
+  heartMin: number;
+  heartMax: number;
+  /** Movement (0–100) at or above which a sample counts as much body movement. */
+  bodyMoveAbove: number;
+  /** Movement (0–100) at or above which a sample counts as turning over. */
+  turnOverAbove: number;
+  /** A door opened inside this range raises DOOR. */
+  doorRange: TimeRange;
+  noMotionHours: NoMotionHours;
+  /** A battery report at or below this per cent raises LOW_BATTERY; the alarm clears at 2× it. */
+  lowBatteryPercent: number;
+  levels: Record<AlarmType, AlarmLevel>;
+}
+
+export const defaultAlarmLevels = (): Record<AlarmType, AlarmLevel> =>
+  Object.fromEntries(
+    (Object.keys(ALARM_SOURCE) as AlarmType[]).map((t) => [t, DEFAULT_LEVEL1_TYPES.includes(t) ? 1 : 2]),
+  ) as Record<AlarmType, AlarmLevel>;
+
+/** The rules of a bed with no settings of its own or of its community. */
+export const defaultAlarmRules = (): AlarmRules => ({
+  off: [],
+  durations: {
+    leftBedTime: 600,
+    breathStopDuration: 30,
+    manyBodyMoveDuration: 120,
+    noBodyMove: 3600,
+    noTurnOver: 7200,
+    breathExceptionDuration: 120,
+    heartExceptionDuration: 120,
+  },
+  ranges: {
+    LEAVE_BED: ALL_DAY,
+    BREATH_STOP: ALL_DAY,
+    BODY_MOVE: ALL_DAY,
+    NO_BODY_MOVE: ALL_DAY,
+    NO_TURN_OVER: ALL_DAY,
+    BREATH_ABNORMAL: ALL_DAY,
+    HEART_ABNORMAL: ALL_DAY,
+  },
+  breathMin: 8,
+  breathMax: 30,
+  heartMin: 40,
+  heartMax: 120,
+  bodyMoveAbove: 60,
+  turnOverAbove: 30,
+  doorRange: { start: '22:00', end: '06:00' },
+  noMotionHours: 12,
+  lowBatteryPercent: 15,
+  levels: defaultAlarmLevels(),
+});
