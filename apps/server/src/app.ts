@@ -22,6 +22,7 @@ import { Transactions } from './db/transactions.ts';
 import { redactedError } from './http/log-redaction.ts';
 import { handlersOf } from './module.ts';
 import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
+import { buildAlarmsModule } from './modules/alarms/alarms.module.ts';
 import { buildAuditModule } from './modules/audit/audit.module.ts';
 import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
 import { buildCareModule } from './modules/caregivers/care.module.ts';
@@ -102,14 +103,15 @@ export const buildServices = (deps: AppDeps) => {
     facility: facility.services,
     communities: care.services.communities,
   });
-  const devices = buildDevicesModule({ ...shared, config, log });
+  const devices = buildDevicesModule({ ...shared, config, log, transactions });
+  const alarms = buildAlarmsModule({ db, clock, config, transactions, gateway: devices.services.gateway, log });
   return {
     /**
      * Every module, in the order their background parts start (stopped in reverse): the devices
      * module's writers and gateway first (its own order: writers before the broker), then the
      * session purge; the modules without parts after them.
      */
-    modules: { devices, auth, audit, accounts, providers, system, facility, care, residents },
+    modules: { devices, alarms, auth, audit, accounts, providers, system, facility, care, residents },
     log,
     events,
     transactions,
@@ -128,6 +130,7 @@ export const buildServices = (deps: AppDeps) => {
     care: care.services,
     facility: facility.services,
     devices: devices.services,
+    alarms: alarms.services,
   };
 };
 export type Services = ReturnType<typeof buildServices>;

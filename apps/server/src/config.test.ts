@@ -36,4 +36,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ VIGIL_SSO_SECRET: 'short' })).toThrow(/VIGIL_SSO_SECRET/);
     expect(() => loadConfig({ VIGIL_ADMIN_PASSWORD: 'abc' })).toThrow(/VIGIL_ADMIN_PASSWORD/);
   });
+
+  it('reads alarm time ranges in TIME_ZONE, the machine’s zone by default, and refuses an unknown zone', () => {
+    expect(loadConfig({}).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(loadConfig({ TIME_ZONE: 'Asia/Shanghai' }).timeZone).toBe('Asia/Shanghai');
+    expect(() => loadConfig({ TIME_ZONE: 'Mars/Olympus' })).toThrow(/TIME_ZONE: must be an IANA time zone/);
+  });
 });

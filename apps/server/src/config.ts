@@ -95,6 +95,21 @@ const EnvSchema = z.object({
   TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // Raw device samples (original data screen) older than this many days are deleted (docs/operations.md).
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(31),
+  // The beds' local time zone (IANA name): alarm time ranges (sleep time, door at night) are read in it.
+  TIME_ZONE: z.preprocess(
+    (v) => (v === '' || v === undefined ? Intl.DateTimeFormat().resolvedOptions().timeZone : v),
+    z
+      .string()
+      .trim()
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as Asia/Shanghai or Europe/Prague'),
+  ),
   // Where SIGUSR2 writes CPU profiles of the running server (docs/operations.md); unset: off.
   CPU_PROFILE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
 });
@@ -143,6 +158,8 @@ export interface Config {
   rawRetentionDays: number;
   /** SIGUSR2 starts and stops a CPU profile written here; undefined: off. */
   cpuProfileDir: string | undefined;
+  /** The beds' time zone: alarm time ranges are local times in it. */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -196,5 +213,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         : undefined,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
     cpuProfileDir: e.CPU_PROFILE_DIR,
+    timeZone: e.TIME_ZONE,
   };
 };

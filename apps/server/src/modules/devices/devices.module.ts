@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import type { Log } from '../../core/log.ts';
@@ -23,6 +24,7 @@ import { TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
 export interface DeviceDeps {
   db: Db;
+  transactions: Transactions;
   clock: Clock;
   config: Config;
   audit: AuditService;

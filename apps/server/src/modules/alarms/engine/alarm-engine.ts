@@ -1,5 +1,6 @@
 import {
   ALARM_SOURCE,
+  ALARM_TYPES,
   inTimeRange,
   RELEASE_KIND,
   SLEEP_ALARM_TYPES,
@@ -25,6 +26,9 @@ const RAISING: Readonly<Record<string, AlarmType>> = {
 };
 /** What the radar's own "fall cancelled" releases. */
 const FALL_TYPES: readonly AlarmType[] = ['FALL', 'FALL_SUSPECTED', 'SITTING_UP'];
+
+/** What a device's or a watch's release button clears: everything but the device's own faults. */
+const RELEASED_BY_BUTTON: readonly AlarmType[] = ALARM_TYPES.filter((t) => ALARM_SOURCE[t] !== 'device');
 
 interface DeviceState {
   subject: Subject;
@@ -91,6 +95,22 @@ export class AlarmEngine {
     if (tracker && how === 'not stored') tracker.raised = false;
   }
 
+  /**
+   * Takes back decisions whose transaction rolled back, so they are decided again when their
+   * input comes again (a retried batch) instead of being taken as done.
+   */
+  undo(decisions: readonly Decision[]): void {
+    for (const d of [...decisions].reverse()) {
+      const state = this.devices.get(d.key.deviceId);
+      if (!state) continue;
+      if (d.op === 'raise') {
+        state.open.delete(d.key.type);
+        const tracker = this.sleepTracker(state, d.key.type);
+        if (tracker) tracker.raised = false;
+      } else state.open.add(d.key.type);
+    }
+  }
+
   event(subject: Subject, event: EngineEvent, now: Date): Decision[] {
     const state = this.stateOf(subject);
     const out: Decision[] = [];
@@ -103,19 +123,18 @@ export class AlarmEngine {
     const hazard = HAZARDS[name];
     if (hazard) {
       if (event.detail.active === true) this.raise(state, hazard, event.at, now, {}, out);
-      else this.release(state, hazard, now, RELEASE_KIND.automatic, out);
+      else this.release(state, hazard, now, RELEASE_KIND.automatic, out, true);
       return out;
     }
     switch (name) {
       case 'fall_cancelled':
-        for (const type of FALL_TYPES) this.release(state, type, now, RELEASE_KIND.device, out);
+        for (const type of FALL_TYPES) this.release(state, type, now, RELEASE_KIND.device, out, true);
         break;
       case 'device_release':
       case 'watch_release': {
         const kind = name === 'device_release' ? RELEASE_KIND.device : RELEASE_KIND.watch;
         // The button releases what the resident or the caregiver can clear, not the device's own faults.
-        for (const type of [...state.open])
-          if (ALARM_SOURCE[type] !== 'device') this.release(state, type, now, kind, out);
+        for (const type of RELEASED_BY_BUTTON) this.release(state, type, now, kind, out, true);
         break;
       }
       case 'door':
@@ -124,6 +143,7 @@ export class AlarmEngine {
         break;
       case 'motion':
         if (!state.lastMotionAt || event.at > state.lastMotionAt) state.lastMotionAt = event.at;
+        // Not forced: motion is frequent, and a restart restores the open empty-room alarms.
         this.release(state, 'NO_MOTION', now, RELEASE_KIND.automatic, out);
         break;
       case 'mat':
@@ -133,7 +153,7 @@ export class AlarmEngine {
         this.raise(state, 'CONNECTION', event.at, now, { reason: String(event.detail.reason ?? '') }, out);
         break;
       case 'online':
-        this.release(state, 'CONNECTION', now, RELEASE_KIND.automatic, out);
+        this.release(state, 'CONNECTION', now, RELEASE_KIND.automatic, out, true);
         break;
     }
     return out;
@@ -236,8 +256,13 @@ export class AlarmEngine {
     now: Date,
     kind: Exclude<ReleaseKind, 0 | 1>,
     out: Decision[],
+    /**
+     * Decided whatever the engine believes open: a device's event is rare and the store is the
+     * truth (an alarm raised before a restart, or by another instance, is released too).
+     */
+    always = false,
   ): void {
-    if (!state.open.delete(type)) return;
+    if (!state.open.delete(type) && !always) return;
     out.push({ op: 'release', key: { deviceId: state.subject.deviceId, type }, subject: state.subject, at: now, kind });
   }
 

@@ -2,7 +2,8 @@ import type { Clock } from '../../../clock.ts';
 import type { Config } from '../../../config.ts';
 import type { Part } from '../../../core/lifecycle.ts';
 import { RateLimitedLog, type Log } from '../../../core/log.ts';
-import type { Db } from '../../../db/database.ts';
+import type { Db, Tx } from '../../../db/database.ts';
+import type { Emit, Transactions } from '../../../db/transactions.ts';
 import { CommandDispatcher } from '../broker/command-dispatcher.ts';
 import { DeviceGate } from '../broker/device-gate.ts';
 import type { DeviceLink } from '../broker/device-link.ts';
@@ -23,8 +24,20 @@ import { TelemetryWriter } from '../ingest/telemetry-writer.ts';
 import type { LiveStateStore } from '../live/live-state.ts';
 import type { LiveStateWriter } from '../live/live-state.writer.ts';
 
+/**
+ * Work done in the transaction that stores a batch of device events, with the rows stored
+ * (redeliveries left out) and their ids; answers what to take back if that transaction does
+ * not commit. The alarm engine stores an event's alarms this way.
+ */
+export interface EventsStoredHook {
+  /** Batches wait for it outside any transaction (the hook's owner is still starting). */
+  ready: Promise<void>;
+  run: (tx: Tx, emit: Emit, rows: (StoredDeviceEvent & { id: number })[]) => Promise<() => void>;
+}
+
 export interface GatewayDeps {
   db: Db;
+  transactions: Transactions;
   clock: Clock;
   config: Config;
   log: Log;
@@ -47,8 +60,34 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
   const feed = new DeviceFeed((error) => deps.log.error({ err: String(error) }, 'device feed handler failed'));
   const rollup = new MinuteRollup();
   const telemetry = new TelemetryWriter(db, repo, rollup, clock, metrics);
+  const hooks: EventsStoredHook[] = [];
+  /** One transaction: the events, and what the hooks store with them (their alarms). */
+  const storeEvents = async (rows: StoredDeviceEvent[]): Promise<void> => {
+    const undo: (() => void)[] = [];
+    const takeBack = () => undo.splice(0).forEach((u) => u());
+    await Promise.all(hooks.map((h) => h.ready));
+    try {
+      await deps.transactions.run(async (tx, emit) => {
+        takeBack(); // an attempt retried after a deadlock starts from scratch
+        const inserted = await repo.insertEvents(tx, rows);
+        if (!hooks.length || !inserted.length) return;
+        const byKey = new Map<string, StoredDeviceEvent[]>();
+        const keyOf = (r: { deviceId: string; seq: number | null; occurredAt: Date }) =>
+          `${r.deviceId}\u0000${r.seq}\u0000${r.occurredAt.getTime()}`;
+        for (const row of rows) byKey.set(keyOf(row), [...(byKey.get(keyOf(row)) ?? []), row]);
+        const stored = inserted.flatMap((r) => {
+          const row = byKey.get(keyOf(r))?.shift();
+          return row ? [{ ...row, id: r.id }] : [];
+        });
+        for (const hook of hooks) undo.push(await hook.run(tx, emit, stored));
+      });
+    } catch (error) {
+      takeBack();
+      throw error;
+    }
+  };
   const events = new BatchQueue<StoredDeviceEvent>({
-    write: (rows) => repo.insertEvents(db, rows),
+    write: storeEvents,
     maxBatch: 500,
     // Group commit: a write starts at once when none runs; what arrives meanwhile goes in the next.
     lingerMs: 0,
@@ -174,6 +213,8 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
   ];
 
   return {
+    /** Adds work to the transaction that stores each batch of device events (before start). */
+    onEventsStored: (hook: EventsStoredHook) => void hooks.push(hook),
     ingest,
     feed,
     presence,

@@ -51,6 +51,11 @@ export class DeviceDirectory {
     return this.subDevices.get(hostDeviceId) ?? new Set();
   }
 
+  /** Every device known now. */
+  all(): IterableIterator<DeviceContext> {
+    return this.byId.values();
+  }
+
   get size(): number {
     return this.byId.size;
   }

@@ -7,13 +7,25 @@ export type DeviceEventRow = typeof deviceEvents.$inferInsert;
 
 /** The ingest's SQL: multi-row statements only, never one per message. */
 export class IngestRepository {
-  /** Stores events; a redelivered one (same device, seq and time) is skipped by the unique index. */
-  async insertEvents(db: Executor, rows: readonly DeviceEventRow[]): Promise<void> {
-    if (!rows.length) return;
-    await db
+  /**
+   * Stores events; a redelivered one (same device, seq and time) is skipped by the unique index.
+   * Answers the rows stored (not those skipped) with their ids.
+   */
+  async insertEvents(
+    db: Executor,
+    rows: readonly DeviceEventRow[],
+  ): Promise<{ id: number; deviceId: string; seq: number | null; occurredAt: Date }[]> {
+    if (!rows.length) return [];
+    return db
       .insert(deviceEvents)
       .values([...rows])
-      .onConflictDoNothing({ target: [deviceEvents.deviceId, deviceEvents.seq, deviceEvents.occurredAt] });
+      .onConflictDoNothing({ target: [deviceEvents.deviceId, deviceEvents.seq, deviceEvents.occurredAt] })
+      .returning({
+        id: deviceEvents.id,
+        deviceId: deviceEvents.deviceId,
+        seq: deviceEvents.seq,
+        occurredAt: deviceEvents.occurredAt,
+      });
   }
 
   /** Writes minute summaries, merging with a part of the same minute written before. */

@@ -1,0 +1,272 @@
+import type { AlarmType } from '@vigil/contract';
+import { and, eq, gt, max } from 'drizzle-orm';
+import type { Clock } from '../../clock.ts';
+import type { Log } from '../../core/log.ts';
+import type { Db, Tx } from '../../db/database.ts';
+import { deviceEvents } from '../../db/schema.ts';
+import type { Emit, Transactions } from '../../db/transactions.ts';
+import { kindOf } from '../devices/device.policy.ts';
+import { BacklogFull, BatchQueue } from '../devices/ingest/batch-queue.ts';
+import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-directory.ts';
+import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/device-feed.ts';
+import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
+import type { AlarmEngine } from './engine/alarm-engine.ts';
+import type { Decision, Subject } from './engine/engine-types.ts';
+import type { WatchDirectory } from './watch-directory.ts';
+
+/** The domain events an alarm's changes publish (through the outbox, after the commit). */
+export const ALARM_EVENT = {
+  raised: 'alarm.raised',
+  repeated: 'alarm.repeated',
+  released: 'alarm.released',
+  handled: 'alarm.handled',
+} as const;
+
+/** An alarm as the domain events carry it: the stored row, times as ISO strings. */
+export type AlarmPayload = Omit<AlarmRow, 'startedAt' | 'raisedAt' | 'lastAt' | 'releasedAt'> & {
+  startedAt: string;
+  raisedAt: string;
+  lastAt: string;
+  releasedAt: string | null;
+};
+
+export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
+  ...row,
+  startedAt: row.startedAt.toISOString(),
+  raisedAt: row.raisedAt.toISOString(),
+  lastAt: row.lastAt.toISOString(),
+  releasedAt: row.releasedAt?.toISOString() ?? null,
+});
+
+/** A device event as its batch stored it, with its row id. */
+export type StoredEventRow = StoredDeviceEvent & { id: number };
+
+/** How long the empty-room clock of an infrared sensor looks back for its last motion at start. */
+const MOTION_LOOKBACK_MS = 25 * 3_600_000;
+
+export interface AlarmRunnerDeps {
+  db: Db;
+  transactions: Transactions;
+  clock: Clock;
+  engine: AlarmEngine;
+  watch: WatchDirectory;
+  directory: DeviceDirectory;
+  feed: DeviceFeed;
+  repo: AlarmRepository;
+  log: Log;
+  tickMs?: number;
+}
+
+/**
+ * Runs the alarm engine on the device gateway's streams and stores what it decides. An event's
+ * alarms are stored in the transaction that stores the event (the gateway's hook), so a device
+ * whose event was acknowledged has its alarm too; alarms from vitals, battery and the passing
+ * of time are stored by one ordered writer that retries. Either way an alarm is committed
+ * before anyone is told: the outbox publishes it after the commit.
+ */
+export class AlarmRunner {
+  private readonly writer: BatchQueue<Decision>;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private started = false;
+  private markReady: () => void = () => undefined;
+  /** Resolves once the engine holds the open alarms: events wait for it, vitals before it are skipped. */
+  readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
+
+  constructor(private readonly deps: AlarmRunnerDeps) {
+    this.writer = new BatchQueue<Decision>({
+      write: (decisions) => deps.transactions.run((tx, emit) => this.store(tx, emit, decisions)),
+      maxBatch: 200,
+      lingerMs: 0,
+      maxPending: 100_000,
+      onError: (error) => deps.log.warn({ err: String(error) }, 'alarms not stored; retrying'),
+    });
+  }
+
+  /** Restores the engine from the open alarms and recent motion, then follows the streams. */
+  async start(onError: (error: unknown) => void): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { engine, watch, directory, repo, db, clock } = this.deps;
+    await watch.load();
+    watch.start(onError);
+    const now = clock.now();
+    const open: { key: { deviceId: string; type: AlarmType }; subject: Subject; since: Date }[] = [];
+    for (const alarm of await repo.open(db)) {
+      const context = directory.get(alarm.deviceId) ?? (await directory.lookup(alarm.deviceId));
+      if (!context) continue;
+      open.push({
+        key: { deviceId: alarm.deviceId, type: alarm.alertType as AlarmType },
+        subject: watch.subject(context, now),
+        since: alarm.startedAt,
+      });
+    }
+    engine.restore(open);
+    const lastMotion = await db
+      .select({ deviceId: deviceEvents.deviceId, at: max(deviceEvents.occurredAt) })
+      .from(deviceEvents)
+      .where(
+        and(
+          eq(deviceEvents.event, 'motion'),
+          gt(deviceEvents.occurredAt, new Date(now.getTime() - MOTION_LOOKBACK_MS)),
+        ),
+      )
+      .groupBy(deviceEvents.deviceId);
+    const motionAt = new Map(lastMotion.map((m) => [m.deviceId, m.at]));
+    for (const context of directory.all())
+      if (kindOf(context.typeCode) === 'infrared_motion')
+        engine.watchMotion(watch.subject(context, now), motionAt.get(context.deviceId) ?? now);
+
+    this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'status']);
+    this.timer = setInterval(() => this.enqueue(engine.tick(clock.now())), this.deps.tickMs ?? 1000);
+    this.timer.unref();
+    this.markReady();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.deps.watch.stop();
+    await this.writer.close();
+  }
+
+  /** Decisions waiting for the writer (for /readyz and the tests). */
+  get pending(): number {
+    return this.writer.pending;
+  }
+
+  /** Writes what waits; for tests and shutdown. */
+  flush(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  /**
+   * The gateway's hook, inside the transaction that stores a batch of device events: decides
+   * and stores their alarms there. Answers the undo the gateway calls if that transaction does
+   * not commit, so a retried batch is decided afresh.
+   */
+  async onEventsStored(tx: Tx, emit: Emit, rows: readonly StoredEventRow[]): Promise<() => void> {
+    const { engine, clock } = this.deps;
+    const now = clock.now();
+    const decided: Decision[] = [];
+    const eventIds = new Map<Decision, number>();
+    for (const row of rows) {
+      const subject = this.subjectOfEvent(row);
+      if (!subject) continue;
+      for (const d of engine.event(subject, { name: row.event, detail: row.detail, at: row.occurredAt }, now)) {
+        decided.push(d);
+        eventIds.set(d, row.id);
+      }
+    }
+    if (decided.length) await this.store(tx, emit, decided, eventIds);
+    return () => engine.undo(decided);
+  }
+
+  private onFeed(item: FeedItem): void {
+    if (item.kind === 'vitals') {
+      const { context, telemetry: t, receivedAt } = item;
+      const subject = this.deps.watch.subject(context, receivedAt);
+      this.enqueue(
+        this.deps.engine.vitals(subject, { hr: t.hr, rr: t.rr, inBed: t.inBed, move: t.move, mat: t.mat }, receivedAt),
+      );
+    } else if (item.kind === 'status' && item.status.battery !== undefined) {
+      const now = this.deps.clock.now();
+      this.enqueue(this.deps.engine.battery(this.deps.watch.subject(item.context, now), item.status.battery, now));
+    }
+  }
+
+  private enqueue(decisions: readonly Decision[]): void {
+    for (const d of decisions)
+      this.writer.add(d).catch((error: unknown) => {
+        // Refused (backlog full, or stopping): the engine must decide it again, not take it as stored.
+        this.deps.engine.undo([d]);
+        if (error instanceof BacklogFull) this.deps.log.error({ alarm: d.key }, 'alarm backlog full; decision dropped');
+      });
+  }
+
+  /** The device as it was when it sent the event (the stamp on the row), with today's rules. */
+  private subjectOfEvent(row: StoredEventRow): Subject | undefined {
+    const context = this.deps.directory.get(row.deviceId);
+    if (!context) return undefined;
+    const stamped: DeviceContext = {
+      ...context,
+      providerId: row.providerId,
+      deviceRowId: row.deviceRowId,
+      bedId: row.bedId,
+      residentId: row.residentId,
+    };
+    return this.deps.watch.subject(stamped, row.occurredAt);
+  }
+
+  /** Stores decisions in the transaction and emits what changed; in order, raises before releases of each. */
+  private async store(
+    tx: Tx,
+    emit: Emit,
+    decisions: readonly Decision[],
+    eventIds?: ReadonlyMap<Decision, number>,
+  ): Promise<void> {
+    const { repo } = this.deps;
+    const timeline: TimelineEntry[] = [];
+    for (let i = 0; i < decisions.length; i++) {
+      const d = decisions[i] as Decision;
+      if (d.op === 'raise') {
+        await this.storeRaise(tx, emit, d, eventIds?.get(d) ?? null, timeline);
+        continue;
+      }
+      // Releases of one device and kind in a row (a release button clears every type) are one statement.
+      const types = [d.key.type];
+      for (
+        let next = decisions[i + 1];
+        next?.op === 'release' && next.key.deviceId === d.key.deviceId && next.kind === d.kind;
+        next = decisions[i + 1]
+      ) {
+        types.push(next.key.type);
+        i++;
+      }
+      for (const alarm of await repo.release(tx, d.key.deviceId, types, d.kind, d.at)) {
+        timeline.push({ alarmId: alarm.id, at: d.at, step: 'released', detail: { kind: d.kind } });
+        emit({ type: ALARM_EVENT.released, providerId: alarm.providerId, payload: { alarm: alarmPayload(alarm) } });
+      }
+    }
+    await repo.addTimeline(tx, timeline);
+  }
+
+  private async storeRaise(
+    tx: Tx,
+    emit: Emit,
+    d: Extract<Decision, { op: 'raise' }>,
+    eventId: number | null,
+    timeline: TimelineEntry[],
+  ): Promise<void> {
+    const context = this.deps.directory.get(d.key.deviceId);
+    if (!context) return;
+    const raise: AlarmRaise = {
+      providerId: d.subject.providerId,
+      deviceId: d.key.deviceId,
+      deviceType: context.typeCode,
+      deviceRowId: context.deviceRowId,
+      bedId: d.subject.bedId,
+      residentId: d.subject.residentId,
+      alertType: d.key.type,
+      level: d.subject.rules.levels[d.key.type],
+      startedAt: d.since,
+      at: d.at,
+      detail: d.detail,
+      eventId,
+    };
+    for (const { alarm, repeat } of await this.deps.repo.raise(tx, [raise])) {
+      timeline.push({
+        alarmId: alarm.id,
+        at: d.at,
+        step: repeat ? 'repeated' : 'raised',
+        detail: { count: alarm.count },
+      });
+      emit({
+        type: repeat ? ALARM_EVENT.repeated : ALARM_EVENT.raised,
+        providerId: alarm.providerId,
+        payload: { alarm: alarmPayload(alarm) },
+      });
+    }
+  }
+}

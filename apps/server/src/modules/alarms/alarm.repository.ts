@@ -1,0 +1,160 @@
+import type { AlarmLevel, AlarmType, ReleaseKind } from '@vigil/contract';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.ts';
+import { alarms, alarmTimeline } from '../../db/schema.ts';
+
+export type AlarmRow = typeof alarms.$inferSelect;
+
+/** What a raise stores: the alarm's identity, placement and the condition. */
+export interface AlarmRaise {
+  providerId: number | null;
+  deviceId: string;
+  deviceType: number;
+  deviceRowId: number | null;
+  bedId: number | null;
+  residentId: number | null;
+  alertType: AlarmType;
+  level: AlarmLevel;
+  startedAt: Date;
+  at: Date;
+  detail: Record<string, unknown>;
+  eventId: number | null;
+}
+
+/** A raise as stored: a new alarm, or a repeat of the open one (its count grown). */
+export interface Raised {
+  alarm: AlarmRow;
+  repeat: boolean;
+}
+
+export type TimelineStep =
+  'raised' | 'repeated' | 'delivered' | 'played' | 'handled' | 'released' | 'notified' | 'notify_failed';
+
+export interface TimelineEntry {
+  alarmId: number;
+  at: Date;
+  step: TimelineStep;
+  accountId?: number | null;
+  detail?: Record<string, unknown>;
+}
+
+/** What a caregiver's handling stores. */
+export interface Handling {
+  at: Date;
+  reason: string;
+  result: string | null;
+  remark: string | null;
+  accountId: number;
+  handlerName: string;
+}
+
+/**
+ * The alarm table's SQL. The rules that make alarms exactly-once live in single statements
+ * here, so they hold across transactions and instances: a raise is an insert that becomes a
+ * repeat on the open alarm of the same device and type (the partial unique index), and a
+ * release or a handling is an update of an alarm that is still open, which only one of any
+ * number of concurrent attempts can win.
+ */
+export class AlarmRepository {
+  /** Raises each alarm, or repeats the open one of its device and type; in input order. */
+  async raise(db: Executor, raises: readonly AlarmRaise[]): Promise<Raised[]> {
+    const out: Raised[] = [];
+    // One statement per alarm: two raises of one key in a single multi-row insert would be refused.
+    for (const r of raises) {
+      const [alarm] = await db
+        .insert(alarms)
+        .values({
+          providerId: r.providerId,
+          deviceId: r.deviceId,
+          deviceType: r.deviceType,
+          deviceRowId: r.deviceRowId,
+          bedId: r.bedId,
+          residentId: r.residentId,
+          alertType: r.alertType,
+          level: r.level,
+          startedAt: r.startedAt,
+          raisedAt: r.at,
+          lastAt: r.at,
+          detail: r.detail,
+          eventId: r.eventId,
+        })
+        .onConflictDoUpdate({
+          target: [alarms.deviceId, alarms.alertType],
+          targetWhere: sql`${alarms.releaseKind} = 0`,
+          set: {
+            count: sql`${alarms.count} + 1`,
+            lastAt: sql`greatest(${alarms.lastAt}, excluded.last_at)`,
+            detail: sql`excluded.detail`,
+          },
+        })
+        .returning();
+      if (alarm) out.push({ alarm, repeat: alarm.count > 1 });
+    }
+    return out;
+  }
+
+  /** Releases the open alarms of a device among `types`; answers those it released. */
+  async release(
+    db: Executor,
+    deviceId: string,
+    types: readonly AlarmType[],
+    kind: Exclude<ReleaseKind, 0 | 1>,
+    at: Date,
+  ): Promise<AlarmRow[]> {
+    if (!types.length) return [];
+    return db
+      .update(alarms)
+      .set({ releaseKind: kind, releasedAt: at })
+      .where(and(eq(alarms.deviceId, deviceId), inArray(alarms.alertType, [...types]), eq(alarms.releaseKind, 0)))
+      .returning();
+  }
+
+  /** Handles an open alarm (release kind 1); undefined when it is no longer open: another terminal won. */
+  async handle(db: Executor, id: number, handling: Handling): Promise<AlarmRow | undefined> {
+    const [row] = await db
+      .update(alarms)
+      .set({
+        releaseKind: 1,
+        releasedAt: handling.at,
+        relieveReason: handling.reason,
+        dealResult: handling.result,
+        remark: handling.remark,
+        handledBy: handling.accountId,
+        handlerName: handling.handlerName,
+      })
+      .where(and(eq(alarms.id, id), eq(alarms.releaseKind, 0)))
+      .returning();
+    return row;
+  }
+
+  async byId(db: Executor, id: number): Promise<AlarmRow | undefined> {
+    const [row] = await db.select().from(alarms).where(eq(alarms.id, id));
+    return row;
+  }
+
+  /** Every open alarm: what the engine restores after a restart. */
+  async open(db: Executor): Promise<AlarmRow[]> {
+    return db.select().from(alarms).where(eq(alarms.releaseKind, 0));
+  }
+
+  async addTimeline(db: Executor, entries: readonly TimelineEntry[]): Promise<void> {
+    if (!entries.length) return;
+    await db.insert(alarmTimeline).values(
+      entries.map((e) => ({
+        alarmId: e.alarmId,
+        at: e.at,
+        step: e.step,
+        accountId: e.accountId ?? null,
+        detail: e.detail ?? {},
+      })),
+    );
+  }
+
+  async timeline(db: Executor, alarmId: number) {
+    return db
+      .select()
+      .from(alarmTimeline)
+      .where(eq(alarmTimeline.alarmId, alarmId))
+      .orderBy(alarmTimeline.at, alarmTimeline.id);
+  }
+}

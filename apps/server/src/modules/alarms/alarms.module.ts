@@ -1,0 +1,59 @@
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Log } from '../../core/log.ts';
+import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
+import type { Module } from '../../module.ts';
+import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
+import { AlarmRepository } from './alarm.repository.ts';
+import { AlarmRunner } from './alarm-runner.ts';
+import { AlarmEngine } from './engine/alarm-engine.ts';
+import { minuteOfDayIn } from './local-time.ts';
+import { WatchDirectory } from './watch-directory.ts';
+
+export interface AlarmDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  transactions: Transactions;
+  gateway: DeviceGateway;
+  log: Log;
+}
+
+/**
+ * The alarms module: the engine on the gateway's streams (its runner is a background part,
+ * started after the devices module's, stopped before it), and the alarm store.
+ */
+export const buildAlarmsModule = (deps: AlarmDeps): Module<ReturnType<typeof buildAlarmServices>, object> => {
+  const services = buildAlarmServices(deps);
+  return {
+    services,
+    handlers: {},
+    parts: [
+      {
+        name: 'alarm engine',
+        start: (report) => services.runner.start(report),
+        stop: () => services.runner.stop(),
+      },
+    ],
+  };
+};
+
+const buildAlarmServices = (deps: AlarmDeps) => {
+  const repo = new AlarmRepository();
+  const engine = new AlarmEngine(minuteOfDayIn(deps.config.timeZone));
+  const watch = new WatchDirectory(deps.db, deps.clock);
+  const runner = new AlarmRunner({
+    db: deps.db,
+    transactions: deps.transactions,
+    clock: deps.clock,
+    engine,
+    watch,
+    directory: deps.gateway.directory,
+    feed: deps.gateway.feed,
+    repo,
+    log: deps.log,
+  });
+  deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
+  return { repo, engine, watch, runner };
+};
