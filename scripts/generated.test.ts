@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ENDPOINTS_PATH, renderEndpoints } from './endpoints.ts';
 import { OPENAPI_PATH, renderOpenApi } from './openapi.ts';
 import { PROTOCOL_DOC_PATH, renderProtocolDoc } from './device-protocol-doc.ts';
+import { renderSocketDoc, SOCKET_DOC_PATH } from './socket-doc.ts';
 
 const serverDir = new URL('../apps/server/', import.meta.url).pathname;
 
@@ -20,6 +21,11 @@ describe('generated artefacts are committed and current', () => {
   it('docs/device-protocol.md tables match the protocol schemas (run `npm run generate`)', async () => {
     const current = fs.readFileSync(PROTOCOL_DOC_PATH, 'utf8');
     expect(current).toBe(await renderProtocolDoc(current));
+  });
+
+  it('docs/socket.md frames match the socket schemas (run `npm run generate`)', async () => {
+    const current = fs.readFileSync(SOCKET_DOC_PATH, 'utf8');
+    expect(current).toBe(await renderSocketDoc(current));
   });
 
   it('migrations match the table definitions (run `npm run db:generate`)', () => {

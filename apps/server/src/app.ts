@@ -23,6 +23,7 @@ import { redactedError } from './http/log-redaction.ts';
 import { handlersOf } from './module.ts';
 import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
 import { buildAlarmsModule } from './modules/alarms/alarms.module.ts';
+import { buildMonitorModule } from './modules/monitor/monitor.module.ts';
 import { buildAuditModule } from './modules/audit/audit.module.ts';
 import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
 import { buildCareModule } from './modules/caregivers/care.module.ts';
@@ -104,14 +105,28 @@ export const buildServices = (deps: AppDeps) => {
     communities: care.services.communities,
   });
   const devices = buildDevicesModule({ ...shared, config, log, transactions });
-  const alarms = buildAlarmsModule({ db, clock, config, transactions, gateway: devices.services.gateway, log });
+  const alarms = buildAlarmsModule({
+    ...shared,
+    config,
+    transactions,
+    events,
+    gateway: devices.services.gateway,
+    log,
+  });
+  const monitor = buildMonitorModule({
+    clock,
+    events,
+    log,
+    sessions: auth.services.sessions,
+    alarms: alarms.services.alarms,
+  });
   return {
     /**
      * Every module, in the order their background parts start (stopped in reverse): the devices
      * module's writers and gateway first (its own order: writers before the broker), then the
      * session purge; the modules without parts after them.
      */
-    modules: { devices, alarms, auth, audit, accounts, providers, system, facility, care, residents },
+    modules: { devices, alarms, monitor, auth, audit, accounts, providers, system, facility, care, residents },
     log,
     events,
     transactions,
@@ -131,6 +146,7 @@ export const buildServices = (deps: AppDeps) => {
     facility: facility.services,
     devices: devices.services,
     alarms: alarms.services,
+    sockets: monitor.services.sockets,
   };
 };
 export type Services = ReturnType<typeof buildServices>;
@@ -171,6 +187,10 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   for (const part of Object.values(services.modules).flatMap((m) => m.parts)) lifecycle.add(part);
   await lifecycle.start(report);
   app.addHook('onClose', () => lifecycle.stop(report));
+  // The console's live socket upgrades on the API's port; its sockets close before the HTTP
+  // server waits for its connections to end (an open socket would hold the close up).
+  services.sockets.attach(app.server);
+  app.addHook('preClose', () => services.sockets.stop());
 
   registerSecurityHeaders(app);
   await app.register(formbody);

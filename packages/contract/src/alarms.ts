@@ -178,3 +178,9 @@ export const defaultAlarmRules = (): AlarmRules => ({
   lowBatteryPercent: 15,
   levels: defaultAlarmLevels(),
 });
+
+/** Voice modes (spec document 2 section 4): 0 silent, 1 audio file, 2 speech once, 3 speech repeated. */
+export const VOICE_WAYS = [0, 1, 2, 3] as const;
+export type VoiceWay = (typeof VOICE_WAYS)[number];
+/** Out of the box: a red alarm is spoken until handled, an orange one once. */
+export const DEFAULT_VOICE_WAY: Readonly<Record<AlarmLevel, VoiceWay>> = { 1: 3, 2: 2 };

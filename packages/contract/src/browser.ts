@@ -22,3 +22,4 @@ export type { FailureData, FailureKey, RowProblem } from './failures.ts';
 export type { BunkConflict, NameProblem } from './calls/facility.ts';
 export type { DeviceRowProblem } from './calls/devices.ts';
 export type { ResidentRow } from './calls/residents.ts';
+export type { AlarmRecord } from './calls/alarms.ts';

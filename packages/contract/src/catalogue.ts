@@ -9,6 +9,7 @@ import {
   queryProviderList,
   restProviderPwd,
 } from './calls/provider.ts';
+import { alarmCalls } from './calls/alarms.ts';
 import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
@@ -47,6 +48,7 @@ export const calls = {
   ...caregiverCalls,
   ...spreadsheetCalls,
   ...originDataCalls,
+  ...alarmCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

@@ -733,3 +733,46 @@ export const originDataDeleteAll: EndpointOf<Calls['originDataDeleteAll']> = {
   input: 'query',
   auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
 };
+export const alarmLogUnDeal: EndpointOf<Calls['alarmLogUnDeal']> = {
+  method: 'POST',
+  path: '/alarmLog/unDeal',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const alarmLog: EndpointOf<Calls['alarmLog']> = {
+  method: 'POST',
+  path: '/alarmLog',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const alarmDealStatus: EndpointOf<Calls['alarmDealStatus']> = {
+  method: 'POST',
+  path: '/alarm/dealStatus',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const alarmRelieve: EndpointOf<Calls['alarmRelieve']> = {
+  method: 'POST',
+  path: '/alarmLog/relieveAlert',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const alarmExport: EndpointOf<Calls['alarmExport']> = {
+  method: 'GET',
+  path: '/alarmLog/exportAlarmLog',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+  produces: 'binary',
+};
+export const alarmTimeline: EndpointOf<Calls['alarmTimeline']> = {
+  method: 'GET',
+  path: '/alarmLog/timeline',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const alertFlag: EndpointOf<Calls['alertFlag']> = {
+  method: 'GET',
+  path: '/monitor/alertFlag',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};

@@ -23,6 +23,8 @@ export * from './calls/facility.ts';
 export * from './calls/residents.ts';
 export * from './calls/devices.ts';
 export * from './calls/caregivers.ts';
+export * from './calls/alarms.ts';
+export * from './socket.ts';
 export * from './domain.ts';
 export * from './alarms.ts';
 export * from './calls/spreadsheets.ts';

@@ -1,6 +1,7 @@
 import { deviceCalls } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { deviceRawMinutes, devices } from '../db/schema.ts';
+import { AlarmRepository } from '../modules/alarms/alarm.repository.ts';
 import type { TestApp } from './harness.ts';
 import type { ProbeRefs } from './tenancy-probe.ts';
 
@@ -98,7 +99,33 @@ export const seedDevices = async (
       })),
     );
   }
+  // An open alarm of B's sensor and one of A's sub-device, as the alarm engine stores them.
+  const alarmOf = async (deviceId: string, typeCode: number) => {
+    const [device] = await app.database.db.select().from(devices).where(eq(devices.deviceId, deviceId));
+    const now = app.clock.now();
+    const [raised] = await new AlarmRepository().raise(app.database.db, [
+      {
+        providerId: device?.providerId ?? null,
+        deviceId,
+        deviceType: typeCode,
+        deviceRowId: device?.id ?? null,
+        bedId: null,
+        residentId: null,
+        alertType: 'SMOKE',
+        level: 1,
+        startedAt: now,
+        at: now,
+        detail: {},
+        eventId: null,
+      },
+    ]);
+    if (!raised) throw new Error(`seed alarm of ${deviceId}`);
+    return raised.alarm.id;
+  };
+  const bAlarm = await alarmOf(ids.bSensor, 20996);
+  const aAlarm = await alarmOf(ids.aSub, 20995);
   return {
+    alarm: { foreign: [{ label: 'B-alarm', id: bAlarm }], own: aAlarm },
     deviceCode: {
       foreign: [
         { label: 'B-gateway', id: ids.bHost },

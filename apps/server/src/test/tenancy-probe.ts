@@ -73,6 +73,7 @@ export const ID_KIND_BY_TAG: Record<string, RefKind | string> = {
   bunk: 'bed',
   // By-id resident calls: the own one is checked in, so deleteById never removes it.
   resident: 'residentById',
+  alarm: 'alarm',
 };
 
 /**

@@ -1,3 +1,5 @@
+import { alarmLabelMessages } from './domains/alarm-labels.ts';
+import { alarmMessages } from './domains/alarms.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
@@ -99,6 +101,8 @@ export const enUS = {
   ...originDataMessages.en,
   ...caregiverMessages.en,
   ...spreadsheetMessages.en,
+  ...alarmMessages.en,
+  ...alarmLabelMessages.en,
 } as const;
 
 export type MessageKey = keyof typeof enUS;

@@ -1,4 +1,6 @@
 import type { MessageKey } from './en-US.ts';
+import { alarmLabelMessages } from './domains/alarm-labels.ts';
+import { alarmMessages } from './domains/alarms.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
@@ -99,4 +101,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...originDataMessages.zh,
   ...caregiverMessages.zh,
   ...spreadsheetMessages.zh,
+  ...alarmMessages.zh,
+  ...alarmLabelMessages.zh,
 };

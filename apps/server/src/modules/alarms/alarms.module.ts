@@ -1,12 +1,17 @@
+import type { AlarmType } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
+import type { EventStream } from '../../core/events.ts';
 import type { Log } from '../../core/log.ts';
 import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
+import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
-import { AlarmRunner } from './alarm-runner.ts';
+import { AlarmService } from './alarm.service.ts';
+import { ALARM_EVENT, AlarmRunner } from './alarm-runner.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
 import { WatchDirectory } from './watch-directory.ts';
@@ -14,8 +19,10 @@ import { WatchDirectory } from './watch-directory.ts';
 export interface AlarmDeps {
   db: Db;
   clock: Clock;
+  audit: AuditService;
   config: Config;
   transactions: Transactions;
+  events: EventStream;
   gateway: DeviceGateway;
   log: Log;
 }
@@ -24,11 +31,13 @@ export interface AlarmDeps {
  * The alarms module: the engine on the gateway's streams (its runner is a background part,
  * started after the devices module's, stopped before it), and the alarm store.
  */
-export const buildAlarmsModule = (deps: AlarmDeps): Module<ReturnType<typeof buildAlarmServices>, object> => {
+export const buildAlarmsModule = (
+  deps: AlarmDeps,
+): Module<ReturnType<typeof buildAlarmServices>, ReturnType<typeof alarmHandlers>> => {
   const services = buildAlarmServices(deps);
   return {
     services,
-    handlers: {},
+    handlers: alarmHandlers(services.alarms),
     parts: [
       {
         name: 'alarm engine',
@@ -55,5 +64,14 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     log: deps.log,
   });
   deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
-  return { repo, engine, watch, runner };
+  const alarms = new AlarmService(deps.db, deps.clock, deps.transactions, repo, deps.audit, deps.config.timeZone);
+  // A handled alarm is closed in the engine too: not raised again while its condition holds.
+  deps.events.subscribe(
+    (event) => {
+      const alarm = event.payload.alarm as { deviceId: string; alertType: AlarmType };
+      engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType }, 'handled');
+    },
+    [ALARM_EVENT.handled],
+  );
+  return { repo, engine, watch, runner, alarms };
 };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { accounts, providers, sessions, ssoNonces } from '../../db/schema.ts';
@@ -14,6 +14,15 @@ export class SessionRepository {
 
   /** One round trip: the session with its account, provider and parent provider. */
   async findByTokenHash(db: Executor, tokenHash: string) {
+    return this.findWhere(db, eq(sessions.tokenHash, tokenHash));
+  }
+
+  /** The session whose live-socket key this is (the key the console sends in the socket's /login). */
+  async findBySocketKey(db: Executor, socketKey: string) {
+    return this.findWhere(db, eq(sessions.socketKey, socketKey));
+  }
+
+  private async findWhere(db: Executor, where: SQL) {
     const [row] = await db
       .select({
         session: sessions,
@@ -30,7 +39,7 @@ export class SessionRepository {
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
       .leftJoin(providers, eq(providers.id, accounts.providerId))
       .leftJoin(parent, eq(parent.id, providers.parentId))
-      .where(eq(sessions.tokenHash, tokenHash));
+      .where(where);
     return row;
   }
 

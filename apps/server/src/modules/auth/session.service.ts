@@ -27,7 +27,20 @@ export class SessionService implements Authenticator {
 
   async authenticate(token: string): Promise<AuthOutcome> {
     if (token.length > 128) return { kind: 'missing' };
-    const found = await this.store.repo.findByTokenHash(this.store.db, hashToken(token));
+    return this.resolve(await this.store.repo.findByTokenHash(this.store.db, hashToken(token)));
+  }
+
+  /**
+   * The caller behind a live socket's key (the login answer's `key`): the same checks as a
+   * request's token — revoked, idle, disabled account or provider — so a socket is refused, or
+   * closed on its next check, exactly when the session's calls would be.
+   */
+  async authenticateSocketKey(key: string): Promise<AuthOutcome> {
+    if (!key || key.length > 128) return { kind: 'missing' };
+    return this.resolve(await this.store.repo.findBySocketKey(this.store.db, key));
+  }
+
+  private async resolve(found: Awaited<ReturnType<SessionStore['repo']['findByTokenHash']>>): Promise<AuthOutcome> {
     if (!found || found.session.revokedAt) return { kind: 'missing' };
     const { session, account, provider, parentEnabled } = found;
     const now = this.clock.now();

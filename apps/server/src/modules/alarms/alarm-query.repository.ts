@@ -1,0 +1,126 @@
+import type { AlarmType } from '@vigil/contract';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/database.ts';
+import { alarms, areas, beds, residents, rooms } from '../../db/schema.ts';
+import { containsPattern } from '../devices/device.policy.ts';
+
+const floor = alias(areas, 'floor');
+const topArea = alias(areas, 'top_area');
+
+/** An alarm with the names of where it was raised, for the lists and the socket. */
+const columns = {
+  alarm: alarms,
+  bedName: beds.name,
+  roomName: rooms.name,
+  floorName: floor.name,
+  areaName: topArea.name,
+  residentName: residents.name,
+};
+export type AlarmView = {
+  alarm: typeof alarms.$inferSelect;
+  bedName: string | null;
+  roomName: string | null;
+  floorName: string | null;
+  areaName: string | null;
+  residentName: string | null;
+};
+
+export interface AlarmListQuery {
+  providerIds: readonly number[] | null;
+  open: boolean;
+  from?: Date;
+  to?: Date;
+  keyWord?: string;
+  alertType?: AlarmType;
+  level?: number;
+  orderBy: 'timeStamp' | 'alertLevel';
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** The alarm lists' SQL: pending and processed alarms with their bed, room, floor, area and resident. */
+export class AlarmQueryRepository {
+  async page(db: Executor, q: AlarmListQuery): Promise<{ rows: AlarmView[]; total: number }> {
+    const where = this.conditions(q);
+    const direction = q.order === 'asc' ? asc : desc;
+    const order =
+      q.orderBy === 'alertLevel'
+        ? [direction(alarms.level), desc(alarms.raisedAt), desc(alarms.id)]
+        : [direction(alarms.raisedAt), direction(alarms.id)];
+    // Page the ids first (one indexed table), then join the names for that page only.
+    const ids = db
+      .select({ id: alarms.id })
+      .from(alarms)
+      .leftJoin(residents, eq(residents.id, alarms.residentId))
+      .leftJoin(beds, eq(beds.id, alarms.bedId))
+      .leftJoin(rooms, eq(rooms.id, beds.roomId))
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(q.offset);
+    const [rows, [total]] = await Promise.all([
+      this.joined(db)
+        .where(inArray(alarms.id, ids))
+        .orderBy(...order),
+      db
+        .select({ n: count() })
+        .from(alarms)
+        .leftJoin(residents, eq(residents.id, alarms.residentId))
+        .leftJoin(beds, eq(beds.id, alarms.bedId))
+        .leftJoin(rooms, eq(rooms.id, beds.roomId))
+        .where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  async byId(db: Executor, id: number): Promise<AlarmView | undefined> {
+    const [row] = await this.joined(db).where(eq(alarms.id, id));
+    return row;
+  }
+
+  /** Pending alarms of the providers (all of them with null): the bell's count. */
+  async openCount(db: Executor, providerIds: readonly number[] | null): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(alarms)
+      .where(and(eq(alarms.releaseKind, 0), scoped(providerIds)));
+    return row?.n ?? 0;
+  }
+
+  private joined(db: Executor) {
+    return db
+      .select(columns)
+      .from(alarms)
+      .leftJoin(beds, eq(beds.id, alarms.bedId))
+      .leftJoin(rooms, eq(rooms.id, beds.roomId))
+      .leftJoin(floor, eq(floor.id, rooms.floorId))
+      .leftJoin(topArea, eq(topArea.id, floor.parentId))
+      .leftJoin(residents, eq(residents.id, alarms.residentId));
+  }
+
+  private conditions(q: AlarmListQuery): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [
+      q.open ? eq(alarms.releaseKind, 0) : ne(alarms.releaseKind, 0),
+      scoped(q.providerIds),
+    ];
+    if (q.from) conditions.push(gte(alarms.raisedAt, q.from));
+    if (q.to) conditions.push(lt(alarms.raisedAt, q.to));
+    if (q.alertType) conditions.push(eq(alarms.alertType, q.alertType));
+    if (q.level) conditions.push(eq(alarms.level, q.level));
+    if (q.keyWord) {
+      const like = containsPattern(q.keyWord);
+      conditions.push(
+        or(ilike(alarms.deviceId, like), ilike(residents.name, like), ilike(beds.name, like), ilike(rooms.name, like)),
+      );
+    }
+    return and(...conditions);
+  }
+}
+
+/** Alarms of these providers; an alarm of a device in stock (no provider) is nobody's. */
+const scoped = (providerIds: readonly number[] | null): SQL =>
+  providerIds === null
+    ? sql`${alarms.providerId} is not null`
+    : inArray(alarms.providerId, providerIds.length ? [...providerIds] : [-1]);

@@ -1,0 +1,17 @@
+import { callerOf } from '../../http/call-context.ts';
+import type { Handlers } from '../../http/register-calls.ts';
+import type { AlarmService } from './alarm.service.ts';
+
+type AlarmCalls =
+  'alarmLogUnDeal' | 'alarmLog' | 'alarmDealStatus' | 'alarmRelieve' | 'alarmExport' | 'alarmTimeline' | 'alertFlag';
+
+/** Handlers of the alarm calls: input already validated, one service call each. */
+export const alarmHandlers = (alarms: AlarmService): Pick<Handlers, AlarmCalls> => ({
+  alarmLogUnDeal: (input, ctx) => alarms.list(callerOf(ctx), input, true, ctx.lang),
+  alarmLog: (input, ctx) => alarms.list(callerOf(ctx), input, false, ctx.lang),
+  alarmDealStatus: (input, ctx) => alarms.one(callerOf(ctx), input.id, ctx.lang),
+  alarmRelieve: (input, ctx) => alarms.relieve(callerOf(ctx), input, ctx.lang, ctx.ip),
+  alarmExport: (input, ctx) => alarms.export(callerOf(ctx), input, ctx.lang),
+  alarmTimeline: (input, ctx) => alarms.timeline(callerOf(ctx), input.id),
+  alertFlag: (_input, ctx) => alarms.alertFlag(callerOf(ctx)),
+});

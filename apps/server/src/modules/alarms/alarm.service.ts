@@ -1,0 +1,187 @@
+import {
+  DEFAULT_VOICE_WAY,
+  type AlarmLevel,
+  type AlarmRecord,
+  type AlarmType,
+  type BinaryBody,
+  type CallParsed,
+  type Calls,
+  type Language,
+  type VoiceWay,
+} from '@vigil/contract';
+import { inArray } from 'drizzle-orm';
+import type { Clock } from '../../clock.ts';
+import { fail } from '../../core/app-error.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { listScope, scopeIds } from '../../core/tenant.ts';
+import type { Db } from '../../db/database.ts';
+import { accounts } from '../../db/schema.ts';
+import type { Transactions } from '../../db/transactions.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
+import { alarmSheet, localTimeFormat } from './alarm-sheet.ts';
+import { AlarmQueryRepository, type AlarmListQuery, type AlarmView } from './alarm-query.repository.ts';
+import { alarmRecord } from './alarm-record.ts';
+import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
+import type { AlarmRepository, TimelineEntry } from './alarm.repository.ts';
+
+type ListInput = CallParsed<Calls['alarmLogUnDeal']>;
+type RelieveInput = CallParsed<Calls['alarmRelieve']>;
+type ExportInput = CallParsed<Calls['alarmExport']>;
+
+/**
+ * The alarm calls: the pending and processed lists, one alarm's state and timeline, the bell,
+ * the export, and handling — one conditional update, so of any number of terminals handling
+ * one alarm exactly one wins.
+ */
+export class AlarmService {
+  private readonly query = new AlarmQueryRepository();
+  private readonly localTime: (seconds: number) => string;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly transactions: Transactions,
+    private readonly repo: AlarmRepository,
+    private readonly audit: AuditService,
+    timeZone: string,
+    private readonly voiceWayOf: (providerId: number | null, level: AlarmLevel) => VoiceWay = (_p, level) =>
+      DEFAULT_VOICE_WAY[level],
+  ) {
+    this.localTime = localTimeFormat(timeZone);
+  }
+
+  async list(caller: Caller, q: ListInput, open: boolean, lang: Language) {
+    const { rows, total } = await this.query.page(this.db, this.listQuery(caller, q, open));
+    return { rows: rows.map((v) => this.record(v, lang)), total, pageNum: q.pageNum, pageSize: q.pageSize };
+  }
+
+  async one(caller: Caller, id: number, lang: Language): Promise<AlarmRecord> {
+    return this.record(await this.visible(caller, id), lang);
+  }
+
+  async alertFlag(caller: Caller): Promise<{ flag: boolean; count: number }> {
+    const n = await this.query.openCount(this.db, scopeIds(listScope(caller)));
+    return { flag: n > 0, count: n };
+  }
+
+  async relieve(caller: Caller, input: RelieveInput, lang: Language, ip?: string): Promise<AlarmRecord> {
+    const view = await this.visible(caller, input.id);
+    const now = this.clock.now();
+    const handled = await this.transactions.run(async (tx, emit) => {
+      const row = await this.repo.handle(tx, input.id, {
+        at: now,
+        reason: input.reason,
+        result: input.result ?? null,
+        remark: input.details || null,
+        accountId: caller.accountId,
+        handlerName: caller.displayName || caller.userName,
+      });
+      // Another terminal's update committed first: this one changed nothing.
+      if (!row) return undefined;
+      await this.repo.addTimeline(tx, [
+        {
+          alarmId: row.id,
+          at: now,
+          step: 'handled',
+          accountId: caller.accountId,
+          detail: { reason: input.reason, result: input.result ?? null },
+        },
+      ]);
+      await this.audit.by(
+        { kind: 'account', caller, ip: ip ?? '' },
+        'alarm.relieve',
+        {
+          type: 'alarm',
+          id: row.id,
+          providerId: row.providerId,
+          detail: { reason: input.reason, result: input.result },
+        },
+        tx,
+      );
+      emit({ type: ALARM_EVENT.handled, providerId: row.providerId, payload: { alarm: alarmPayload(row) } });
+      return row;
+    });
+    if (!handled) throw fail('alarm.handledElsewhere');
+    return this.record({ ...view, alarm: handled }, lang);
+  }
+
+  async timeline(caller: Caller, id: number) {
+    await this.visible(caller, id);
+    const entries = await this.repo.timeline(this.db, id);
+    const accountIds = [...new Set(entries.flatMap((e) => (e.accountId === null ? [] : [e.accountId])))];
+    const names = new Map(
+      accountIds.length
+        ? (
+            await this.db
+              .select({ id: accounts.id, userName: accounts.userName })
+              .from(accounts)
+              .where(inArray(accounts.id, accountIds))
+          ).map((a) => [a.id, a.userName])
+        : [],
+    );
+    return entries.map((e) => ({
+      at: e.at.getTime() / 1000,
+      step: e.step as 'raised',
+      who: e.accountId === null ? null : (names.get(e.accountId) ?? null),
+      detail: e.detail,
+    }));
+  }
+
+  async export(caller: Caller, q: ExportInput, lang: Language): Promise<BinaryBody> {
+    const { rows, total } = await this.query.page(
+      this.db,
+      this.listQuery(caller, { ...q, ...EXPORT_PAGE }, q.deal === 'pending'),
+    );
+    assertExportable(total);
+    return alarmSheet(
+      rows.map((v) => this.record(v, lang)),
+      lang,
+      this.localTime,
+    );
+  }
+
+  /** What a console reports of an alarm (/wsLog), kept on its timeline if the account sees the alarm. */
+  async recordConsoleLog(caller: Caller, entry: TimelineEntry): Promise<void> {
+    const alarm = await this.repo.byId(this.db, entry.alarmId);
+    if (!alarm || !canSeeProvider(caller.scope, alarm.providerId)) return;
+    await this.repo.addTimeline(this.db, [entry]);
+  }
+
+  /** An alarm with the names of where it was raised (for the live socket's frames). */
+  view(id: number): Promise<AlarmView | undefined> {
+    return this.query.byId(this.db, id);
+  }
+
+  /** An alarm as the console reads it, in a language. */
+  record(view: AlarmView, lang: Language): AlarmRecord {
+    return alarmRecord(view, lang, (level) => this.voiceWayOf(view.alarm.providerId, level), this.clock.now());
+  }
+
+  /** An alarm the caller may see; otherwise it does not exist for them. */
+  private async visible(caller: Caller, id: number): Promise<AlarmView> {
+    const view = await this.query.byId(this.db, id);
+    if (!view || !canSeeProvider(caller.scope, view.alarm.providerId)) throw fail('alarm.notFound');
+    return view;
+  }
+
+  private listQuery(
+    caller: Caller,
+    q: Omit<ListInput, 'pageNum' | 'pageSize'> & { pageNum: number; pageSize: number },
+    open: boolean,
+  ): AlarmListQuery {
+    return {
+      providerIds: scopeIds(listScope(caller)),
+      open,
+      from: q.startTime === undefined ? undefined : new Date(q.startTime * 1000),
+      to: q.endTime === undefined ? undefined : new Date(q.endTime * 1000),
+      keyWord: q.keyWord || undefined,
+      alertType: q.alertType as AlarmType | undefined,
+      level: q.alertLevel,
+      orderBy: q.orderBy,
+      order: q.order,
+      offset: (q.pageNum - 1) * q.pageSize,
+      limit: q.pageSize,
+    };
+  }
+}

@@ -1,0 +1,172 @@
+import type { AddressInfo } from 'node:net';
+import {
+  adminLogout,
+  adminSession,
+  alarmCalls,
+  SOCKET_CLOSE,
+  SocketServerFrameSchema,
+  topicOf,
+  type SocketServerFrame,
+} from '@vigil/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { ManualClock } from '../../clock.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { until } from '../../test/until.ts';
+import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../devices/device-test-support.ts';
+
+/** A console's socket, as a test drives it: frames received (checked against the contract) and how it closed. */
+interface TestSocket {
+  ws: WebSocket;
+  frames: SocketServerFrame[];
+  closed: Promise<number>;
+  send: (frame: unknown) => void;
+  next: (path: SocketServerFrame['path']) => Promise<SocketServerFrame>;
+}
+
+describe('the console’s live socket', () => {
+  let app: TestApp;
+  let w: DeviceWorld;
+  let url: string;
+  const clock = new ManualClock(new Date());
+  const sockets: TestSocket[] = [];
+  let seq = 1;
+
+  const open = async (lang = 'en-US'): Promise<TestSocket> => {
+    const ws = new WebSocket(`${url}?lang=${lang}`);
+    const frames: SocketServerFrame[] = [];
+    ws.on('message', (data) => frames.push(SocketServerFrameSchema.parse(JSON.parse(String(data)))));
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const socket: TestSocket = {
+      ws,
+      frames,
+      closed,
+      send: (frame) => ws.send(JSON.stringify(frame)),
+      next: async (path) => {
+        await until(() => frames.some((f) => f.path === path), { what: `a ${path} frame` });
+        const index = frames.findIndex((f) => f.path === path);
+        return frames.splice(index, 1)[0] as SocketServerFrame;
+      },
+    };
+    sockets.push(socket);
+    return socket;
+  };
+  const keyOf = async (token: string) => (await app.call(adminSession, {}, { token })).data?.key ?? '';
+  const loggedIn = async (token: string, lang?: string) => {
+    const socket = await open(lang);
+    socket.send({ path: '/login', data: { key: await keyOf(token) } });
+    expect(await socket.next('/login')).toEqual({ path: '/login', code: 200 });
+    return socket;
+  };
+  const press = (deviceId: string, event = 'sos') =>
+    app.services.devices.gateway.ingest.handle(
+      topicOf(deviceId, 'event'),
+      Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event })),
+    );
+
+  beforeAll(async () => {
+    app = await createTestApp('pglite', { clock });
+    w = await deviceWorld(app, 'Sock');
+    await loadStock(app, w.admin, [
+      { deviceId: 'SOCK-SOS1', deviceType: T.sos },
+      { deviceId: 'SOCK-SMK1', deviceType: T.smoke },
+    ]);
+    await addDevice(app, w.aHome.token, 'SOCK-SOS1', T.sos);
+    await addDevice(app, w.aHome.token, 'SOCK-SMK1', T.smoke);
+    await app.services.devices.gateway.directory.load();
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `ws://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/websocket`;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.ws.terminate();
+    await app?.close();
+  });
+
+  it('refuses a frame before /login, and an unknown key with 401 and a close', async () => {
+    const socket = await open();
+    socket.send({ path: '/hearBeat', data: { key: 'x', msg: 'ping' } });
+    expect(await socket.next('/error')).toMatchObject({ code: 400, msg: expect.stringContaining('/login') });
+    socket.send({ path: '/nonsense', data: {} });
+    expect(await socket.next('/error')).toMatchObject({ code: 400 });
+    socket.send({ path: '/login', data: { key: 'not-a-session-key' } });
+    expect(await socket.next('/login')).toEqual({ path: '/login', code: 401 });
+    expect(await socket.closed).toBe(SOCKET_CLOSE.sessionEnded);
+  });
+
+  it('pushes a new alarm to the provider’s consoles in their language, and its release', async () => {
+    const english = await loggedIn(w.aHome.token);
+    const chinese = await loggedIn(w.aHome.token, 'zh-CN');
+    const foreign = await loggedIn(w.bGroup.token);
+    await press('SOCK-SOS1');
+    const frame = await english.next('/alertNotify');
+    expect(frame).toMatchObject({
+      path: '/alertNotify',
+      data: { alertType: 'SOS', alertLevel: 1, text: 'Device SOCK-SOS1: pressed the emergency button' },
+    });
+    const zh = await chinese.next('/alertNotify');
+    expect(zh).toMatchObject({ data: { text: '设备 SOCK-SOS1：按下紧急呼叫按钮' } });
+
+    // A security sensor's alarm arrives as /safeAlertNotify.
+    await app.services.devices.gateway.ingest.handle(
+      topicOf('SOCK-SMK1', 'event'),
+      Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event: 'smoke', active: true })),
+    );
+    expect(await english.next('/safeAlertNotify')).toMatchObject({ data: { alertType: 'SMOKE', type: 'security' } });
+
+    const id = frame.path === '/alertNotify' ? frame.data.id : 0;
+    const handled = await app.call(alarmCalls.alarmRelieve, { id, reason: 'CHECKED' }, { token: w.aHome.token });
+    expect(handled.status).toBe(200);
+    expect(await english.next('/userStatusNotify')).toMatchObject({
+      data: { id, alertType: 'RELIVE_ALERT', relievedType: 'SOS', isRelieve: true, releaseKind: 1 },
+    });
+    // The other provider's console heard of none of it.
+    await chinese.next('/userStatusNotify');
+    expect(foreign.frames).toEqual([]);
+  });
+
+  it('keeps what a console reports (/wsLog) on the alarm’s timeline, once, and only for alarms it sees', async () => {
+    const socket = await loggedIn(w.aHome.token);
+    await press('SOCK-SOS1');
+    const frame = await socket.next('/alertNotify');
+    const id = frame.path === '/alertNotify' ? frame.data.id : 0;
+    const key = await keyOf(w.aHome.token);
+    for (let i = 0; i < 3; i++)
+      socket.send({ path: '/wsLog', data: { key, msg: { type: 'playAlarm', alertRecordId: id } } });
+    const foreign = await loggedIn(w.bGroup.token);
+    foreign.send({
+      path: '/wsLog',
+      data: { key: await keyOf(w.bGroup.token), msg: { type: 'newAlarm', alertRecordId: id } },
+    });
+    await until(
+      async () => (await app.services.alarms.repo.timeline(app.database.db, id)).some((t) => t.step === 'played'),
+      { what: 'the played step' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const steps = (await app.services.alarms.repo.timeline(app.database.db, id)).map((t) => t.step);
+    expect(steps).toEqual(['raised', 'played']);
+  });
+
+  it('answers heartbeats, and closes a socket whose session ended at its next check', async () => {
+    const token = await app.login(w.aHome.userName, w.aHome.password);
+    const socket = await loggedIn(token);
+    const key = await keyOf(token);
+    socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
+    expect(await socket.next('/hearBeat')).toEqual({ path: '/hearBeat', code: 200 });
+    await app.call(adminLogout, {}, { token });
+    clock.advance(31_000);
+    socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
+    expect(await socket.closed).toBe(SOCKET_CLOSE.sessionEnded);
+  });
+
+  it('closes a socket that never logs in, or goes silent', async () => {
+    const never = await open();
+    const silent = await loggedIn(w.aHome.token);
+    clock.advance(31_000);
+    expect(await never.closed).toBe(SOCKET_CLOSE.timeout);
+    expect(await silent.closed).toBe(SOCKET_CLOSE.timeout);
+  });
+});

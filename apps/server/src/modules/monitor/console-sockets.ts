@@ -1,0 +1,255 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  ALARM_SOURCE,
+  pickLanguage,
+  SOCKET_CLOSE,
+  SOCKET_PATH,
+  SOCKET_TIMING,
+  SocketClientFrameSchema,
+  type AlarmRecord,
+  type AlarmType,
+  type Language,
+  type RelieveNotice,
+  type SocketServerFrame,
+} from '@vigil/contract';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Clock } from '../../clock.ts';
+import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import type { EventStream, PublishedEvent } from '../../core/events.ts';
+import type { Log } from '../../core/log.ts';
+import { listScope } from '../../core/tenant.ts';
+import type { AuthOutcome } from '../../http/register-calls.ts';
+import type { AlarmView } from '../alarms/alarm-query.repository.ts';
+import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
+import type { TimelineEntry } from '../alarms/alarm.repository.ts';
+
+/** What the sockets need of the rest of the server. */
+export interface ConsoleSocketDeps {
+  clock: Clock;
+  events: EventStream;
+  log: Log;
+  /** The session behind a socket key, checked as a request's token is. */
+  authenticate: (key: string) => Promise<AuthOutcome>;
+  /** An alarm with the names of where it was raised. */
+  alarmView: (id: number) => Promise<AlarmView | undefined>;
+  /** An alarm as the console reads it, in a language. */
+  present: (view: AlarmView, lang: Language) => AlarmRecord;
+  /** Keeps what a console reports (/wsLog) on an alarm's timeline, if its account sees the alarm. */
+  recordConsoleLog: (caller: Caller, entry: TimelineEntry) => Promise<void>;
+  /** How often an open socket's session is checked again (default 30 s). */
+  recheckMs?: number;
+}
+
+interface Connection {
+  ws: WebSocket;
+  lang: Language;
+  openedAt: number;
+  lastHeard: number;
+  key?: string;
+  caller?: Caller;
+  checkedAt: number;
+  checking?: Promise<void>;
+  /** wsLog entries already kept, so a console repeating itself adds nothing. */
+  logged: Set<string>;
+}
+
+const MAX_FRAME_BYTES = 16 * 1024;
+
+/**
+ * The console's live socket on `/websocket` (spec document 2 section 4; frames declared in the
+ * contract's socket.ts). A socket logs in with its session key, sends a heartbeat every 10 s
+ * and is closed after 30 s of silence; it receives the alarms its account may see (the chosen
+ * provider, else the whole scope), each once stored, in the language of its connection. The
+ * session behind it is checked again every `recheckMs`: a socket of an ended session is closed.
+ */
+export class ConsoleSockets {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  private readonly connections = new Set<Connection>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Alarm events are turned into frames one after another, so a release never overtakes its raise. */
+  private fanOut: Promise<void> = Promise.resolve();
+  private readonly recheckMs: number;
+  private stopped = false;
+
+  constructor(private readonly deps: ConsoleSocketDeps) {
+    this.recheckMs = deps.recheckMs ?? 30_000;
+  }
+
+  /** Takes the HTTP server's upgrades of SOCKET_PATH; others are refused. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(request.url ?? '/', 'http://local');
+      if (url.pathname !== SOCKET_PATH) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, request, url));
+    });
+  }
+
+  start(): void {
+    this.unsubscribe = this.deps.events.subscribe(
+      (event) => {
+        this.fanOut = this.fanOut
+          .then(() => this.deliver(event))
+          .catch((error: unknown) => {
+            this.deps.log.error({ err: String(error), event: event.type }, 'alarm not delivered to consoles');
+          });
+      },
+      [ALARM_EVENT.raised, ALARM_EVENT.released, ALARM_EVENT.handled],
+    );
+    this.sweepTimer = setInterval(() => this.sweep(), 1_000);
+    this.sweepTimer.unref();
+  }
+
+  /** Closes every socket with "going away": consoles reconnect, to another instance if there is one. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const c of this.connections) c.ws.close(SOCKET_CLOSE.goingAway, 'server stopping');
+    await this.fanOut;
+    this.wss.close();
+  }
+
+  /** Sockets open now, and how many of them have logged in (for metrics and tests). */
+  get counts(): { open: number; loggedIn: number } {
+    let loggedIn = 0;
+    for (const c of this.connections) if (c.caller) loggedIn++;
+    return { open: this.connections.size, loggedIn };
+  }
+
+  /** Pushes a frame to every logged-in socket whose account sees the provider (null: everyone signed in). */
+  broadcast(providerId: number | null, frame: SocketServerFrame): void {
+    const text = JSON.stringify(frame);
+    for (const c of this.connections) if (c.caller && this.sees(c.caller, providerId)) c.ws.send(text);
+  }
+
+  private open(ws: WebSocket, request: IncomingMessage, url: URL): void {
+    const now = this.deps.clock.now().getTime();
+    const lang = pickLanguage(url.searchParams.get('lang') ?? request.headers['accept-language']);
+    const connection: Connection = { ws, lang, openedAt: now, lastHeard: now, checkedAt: now, logged: new Set() };
+    this.connections.add(connection);
+    ws.on('message', (data, isBinary) => void this.onMessage(connection, data, isBinary));
+    ws.on('close', () => this.connections.delete(connection));
+    ws.on('error', () => this.connections.delete(connection));
+  }
+
+  private send(c: Connection, frame: SocketServerFrame): void {
+    c.ws.send(JSON.stringify(frame));
+  }
+
+  private async onMessage(c: Connection, data: RawData, isBinary: boolean): Promise<void> {
+    c.lastHeard = this.deps.clock.now().getTime();
+    const refuse = (msg: string) => this.send(c, { path: '/error', code: 400, msg });
+    if (isBinary) return refuse('frames are JSON text');
+    let json: unknown;
+    try {
+      json = JSON.parse(String(data));
+    } catch {
+      return refuse('not JSON');
+    }
+    const parsed = SocketClientFrameSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return refuse(`${issue?.path.join('.') || 'frame'}: ${issue?.message ?? 'invalid'}`);
+    }
+    const frame = parsed.data;
+    if (frame.path === '/login') return this.login(c, frame.data.key);
+    if (!c.caller || frame.data.key !== c.key) return refuse('log in first: /login with the session key');
+    if (frame.path === '/hearBeat') {
+      this.send(c, { path: '/hearBeat', code: 200 });
+      return this.recheck(c);
+    }
+    const { type, alertRecordId } = frame.data.msg;
+    const seen = `${type}:${alertRecordId}`;
+    if (c.logged.has(seen)) return;
+    c.logged.add(seen);
+    await this.deps
+      .recordConsoleLog(c.caller, {
+        alarmId: alertRecordId,
+        at: this.deps.clock.now(),
+        step: type === 'playAlarm' ? 'played' : 'delivered',
+        accountId: c.caller.accountId,
+        detail: { console: type },
+      })
+      .catch((error: unknown) => this.deps.log.warn({ err: String(error) }, 'console log not kept'));
+  }
+
+  private async login(c: Connection, key: string): Promise<void> {
+    const outcome = await this.deps.authenticate(key);
+    if (outcome.kind !== 'ok') {
+      this.send(c, { path: '/login', code: 401 });
+      c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
+      return;
+    }
+    c.key = key;
+    c.caller = outcome.caller;
+    c.checkedAt = this.deps.clock.now().getTime();
+    this.send(c, { path: '/login', code: 200 });
+  }
+
+  /** Checks the session again when it was last checked `recheckMs` ago; closes the socket of an ended one. */
+  private async recheck(c: Connection): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    if (!c.key || c.checking || now - c.checkedAt < this.recheckMs) return;
+    c.checking = this.deps.authenticate(c.key).then((outcome) => {
+      c.checking = undefined;
+      c.checkedAt = this.deps.clock.now().getTime();
+      if (outcome.kind === 'ok') c.caller = outcome.caller;
+      else c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
+    });
+    await c.checking;
+  }
+
+  /** Closes sockets that never logged in, or went silent. */
+  private sweep(): void {
+    const now = this.deps.clock.now().getTime();
+    for (const c of this.connections) {
+      if (!c.caller && now - c.openedAt > SOCKET_TIMING.loginWithinMs) c.ws.close(SOCKET_CLOSE.timeout, 'no login');
+      else if (now - c.lastHeard > SOCKET_TIMING.silentCloseMs) c.ws.close(SOCKET_CLOSE.timeout, 'silent');
+    }
+  }
+
+  private sees(caller: Caller, providerId: number | null): boolean {
+    if (providerId === null) return true;
+    return canSeeProvider(listScope(caller), providerId);
+  }
+
+  /** One alarm event to the sockets that may see it: one query, one frame per language. */
+  private async deliver(event: PublishedEvent): Promise<void> {
+    const { providerId } = event;
+    if (providerId === null) return;
+    const targets = [...this.connections].filter((c) => c.caller && this.sees(c.caller, providerId));
+    if (!targets.length) return;
+    const id = (event.payload.alarm as { id: number }).id;
+    const view = await this.deps.alarmView(id);
+    if (!view) return;
+    const raised = event.type === ALARM_EVENT.raised;
+    const texts = new Map<Language, string>();
+    const frameIn = (lang: Language): string => {
+      const known = texts.get(lang);
+      if (known) return known;
+      const record = this.deps.present(view, lang);
+      let frame: SocketServerFrame;
+      if (raised) {
+        const security = ALARM_SOURCE[record.alertType] === 'security';
+        frame = { path: security ? '/safeAlertNotify' : '/alertNotify', data: record };
+      } else {
+        const notice: RelieveNotice = {
+          ...record,
+          alertType: 'RELIVE_ALERT',
+          relievedType: record.alertType as AlarmType,
+        };
+        frame = { path: '/userStatusNotify', data: notice };
+      }
+      const text = JSON.stringify(frame);
+      texts.set(lang, text);
+      return text;
+    };
+    for (const c of targets) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frameIn(c.lang));
+  }
+}

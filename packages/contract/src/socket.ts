@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { AlarmRecordSchema } from './calls/alarms.ts';
+import { ALARM_TYPES } from './domain.ts';
+
+/**
+ * The console's live socket (spec document 2 sections 4 and 7): JSON text frames
+ * `{"path": "/…", "data": …}`, declared once here so the server, the console's socket client
+ * and docs/socket.md (generated) cannot drift. An external interface: frames are only ever added.
+ */
+
+/** Where the socket is served (HTTP upgrade on the API's port). */
+export const SOCKET_PATH = '/websocket';
+
+export const SOCKET_TIMING = {
+  /** The console sends /hearBeat this often. */
+  heartbeatMs: 10_000,
+  /** The server closes a socket that sent nothing for this long. */
+  silentCloseMs: 30_000,
+  /** A socket must send /login within this time of opening. */
+  loginWithinMs: 10_000,
+  /** The console reconnects this long after a close. */
+  reconnectMs: 4_000,
+} as const;
+
+/** WebSocket close codes the server uses. */
+export const SOCKET_CLOSE = {
+  /** The session behind the key ended (logout, expiry, password change, account or provider disabled). */
+  sessionEnded: 4401,
+  /** No /login in time, or silent too long. */
+  timeout: 4408,
+  /** The server is shutting down: reconnect (to another instance). */
+  goingAway: 1001,
+} as const;
+
+const key = z.string().min(1).max(128).describe("The login answer's `key`");
+
+export const WS_LOG_TYPES = ['newAlarm', 'relieveAlarm', 'playAlarm'] as const;
+
+// --- Console → server ---------------------------------------------------------------------------
+
+export const SocketLoginSchema = z.object({ path: z.literal('/login'), data: z.object({ key }) });
+export const SocketHeartbeatSchema = z.object({
+  path: z.literal('/hearBeat'),
+  data: z.object({ key, msg: z.string().max(64).optional().describe('Anything, e.g. "ping"') }),
+});
+export const SocketWsLogSchema = z.object({
+  path: z.literal('/wsLog'),
+  data: z.object({
+    key,
+    msg: z
+      .object({
+        type: z
+          .enum(WS_LOG_TYPES)
+          .describe('newAlarm: shown; relieveAlarm: released on this console; playAlarm: spoken or played (once)'),
+        alertRecordId: z.number().int().min(1),
+      })
+      .describe("What the console did with an alarm: kept on the alarm's timeline"),
+  }),
+});
+export const SocketClientFrameSchema = z.discriminatedUnion('path', [
+  SocketLoginSchema,
+  SocketHeartbeatSchema,
+  SocketWsLogSchema,
+]);
+export type SocketClientFrame = z.infer<typeof SocketClientFrameSchema>;
+
+// --- Server → console ---------------------------------------------------------------------------
+
+/** A released alarm, as /userStatusNotify carries it: the record with alertType RELIVE_ALERT. */
+export const RelieveNoticeSchema = AlarmRecordSchema.omit({ alertType: true }).extend({
+  alertType: z.literal('RELIVE_ALERT'),
+  relievedType: z.enum(ALARM_TYPES).describe('The type of the alarm released'),
+});
+export type RelieveNotice = z.infer<typeof RelieveNoticeSchema>;
+
+export const DATA_CHANGES = ['alarmSettings'] as const;
+
+export const SocketServerFrameSchema = z.discriminatedUnion('path', [
+  z.object({
+    path: z.literal('/login'),
+    code: z.union([z.literal(200), z.literal(401)]).describe('401: the key is unknown or its session ended; closed'),
+  }),
+  z.object({ path: z.literal('/hearBeat'), code: z.literal(200) }),
+  z.object({
+    path: z.literal('/alertNotify'),
+    data: AlarmRecordSchema.describe(
+      'A new alarm from a sleep monitor, fall radar, call button, badge or device fault',
+    ),
+  }),
+  z.object({ path: z.literal('/safeAlertNotify'), data: AlarmRecordSchema.describe('A new security-sensor alarm') }),
+  z.object({ path: z.literal('/userStatusNotify'), data: RelieveNoticeSchema }),
+  z.object({
+    path: z.literal('/dataChange'),
+    data: z.object({ what: z.enum(DATA_CHANGES) }).describe('Reload what changed (alarm settings)'),
+  }),
+  z.object({
+    path: z.literal('/checkAlarm'),
+    data: z.object({}).describe('Reload the pending alarms of the last hour (/alarmLog/unDeal) and restart speech'),
+  }),
+  z.object({
+    path: z.literal('/error'),
+    code: z.literal(400),
+    msg: z.string().describe('Why a frame was refused (the socket stays open)'),
+  }),
+]);
+export type SocketServerFrame = z.infer<typeof SocketServerFrameSchema>;
