@@ -113,6 +113,7 @@ export const buildServices = (deps: AppDeps) => {
     gateway: devices.services.gateway,
     log,
   });
+  auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
   const monitor = buildMonitorModule({
     clock,
     events,

@@ -770,6 +770,18 @@ export const alarmTimeline: EndpointOf<Calls['alarmTimeline']> = {
   input: 'query',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
+export const queryAlertLevel: EndpointOf<Calls['queryAlertLevel']> = {
+  method: 'POST',
+  path: '/system/queryAlertLevel',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const saveAlertLevel: EndpointOf<Calls['saveAlertLevel']> = {
+  method: 'POST',
+  path: '/system/saveAlertLevel',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
 export const alertFlag: EndpointOf<Calls['alertFlag']> = {
   method: 'GET',
   path: '/monitor/alertFlag',

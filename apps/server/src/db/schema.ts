@@ -739,3 +739,20 @@ export const alarmTimeline = pgTable(
   },
   (t) => [index('alarm_timeline_alarm_idx').on(t.alarmId, t.at)],
 );
+
+/**
+ * A provider's alarm settings (/system/queryAlertLevel, /system/saveAlertLevel; decision 0025):
+ * the level of each alarm type, and for each level whether the console pops it up (`pc`) and
+ * how it sounds (`globalVoiceWay`). A community may override levels (community.alarm_config).
+ */
+export const alarmSettings = pgTable('alarm_setting', {
+  providerId: integer('provider_id')
+    .primaryKey()
+    .references(() => providers.id),
+  /** Alarm type → 1 or 2; a type not listed takes the default. */
+  levels: jsonb('levels').$type<Record<string, number>>().notNull().default({}),
+  level1: jsonb('level1').$type<{ pc: boolean; globalVoiceWay: number }>().notNull(),
+  level2: jsonb('level2').$type<{ pc: boolean; globalVoiceWay: number }>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  updatedBy: integer('updated_by'),
+});

@@ -119,6 +119,13 @@ const FIELD_SAMPLES: Record<string, () => string> = {
   day: () => new Date().toISOString().slice(0, 10),
 };
 
+/** Objects with no references inside, by field name: probed with a valid value (or left out when optional). */
+const OBJECT_SAMPLES: Record<string, unknown> = {
+  alertTypeL1: { pc: true, globalVoiceWay: 3 },
+  alertTypeL2: { pc: true, globalVoiceWay: 2 },
+  levelMap: { DOOR: 2 },
+};
+
 /** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */
 const SEARCH_FIELDS = new Set(['keyWord', 'keyword']);
 const PASSWORD_FIELD = /pass_?word$/i;
@@ -379,6 +386,11 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
       case 'number': {
         const value = numberSample(field, node);
         rotate(field, hasDefault ? [fixed(String(value), value)] : maybeOmit([fixed(String(value), value)]));
+        break;
+      }
+      case 'object': {
+        if (!(field in OBJECT_SAMPLES)) throw teach(name, field, 'unsupported type object (OBJECT_SAMPLES)');
+        rotate(field, maybeOmit([fixed(field, OBJECT_SAMPLES[field])]));
         break;
       }
       case 'array': {

@@ -68,6 +68,37 @@ const listRequest = z.object({
 
 const binary = z.custom<BinaryBody>();
 
+const voiceWay = z
+  .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
+  .describe('0 silent, 1 audio file, 2 speech once, 3 speech repeated');
+/** How the console presents one level's alarms. */
+export const LevelPresentationSchema = z.object({
+  pc: z.boolean().describe('The web console pops these alarms up (under 768 px it only plays the sound)'),
+  globalVoiceWay: voiceWay,
+});
+/** A level's settings on the wire: an object, or the same as a JSON string (older clients send one). */
+const levelPresentation = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}, LevelPresentationSchema);
+
+export const AlertLevelSettingsSchema = z.object({
+  providerId: z.number().int(),
+  alertTypeL1: LevelPresentationSchema.describe('Level 1 (red)'),
+  alertTypeL2: LevelPresentationSchema.describe('Level 2 (orange)'),
+  levelMap: z
+    .record(z.enum(ALARM_TYPES), z.union([z.literal(1), z.literal(2)]))
+    .describe('The level of every alarm type (the per-category level map; category = alertType)'),
+  voiceFlag: z.boolean().describe('Some level is heard (its voice way is not silent)'),
+});
+export type AlertLevelSettings = z.infer<typeof AlertLevelSettingsSchema>;
+/** Who reads a provider's alarm settings (the console's voice and popups) and who changes them. */
+const SETTINGS_EDITORS = ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'] as const;
+
 export const alarmCalls = {
   alarmLogUnDeal: defineCall({
     method: 'POST',
@@ -150,6 +181,38 @@ export const alarmCalls = {
     summary:
       "An alarm's timeline: raised, repeats, delivered to consoles and receivers, played, handled, released. " +
       'Documented extra',
+    tag: 'alarm',
+  }),
+  queryAlertLevel: defineCall({
+    method: 'POST',
+    path: '/system/queryAlertLevel',
+    auth,
+    input: 'json',
+    request: z.object({
+      providerId: intId.optional().describe('A visible provider; default: the chosen provider'),
+    }),
+    result: AlertLevelSettingsSchema,
+    summary:
+      "A provider's alarm settings: each type's level and, per level, the popup flag and voice way. Defaults: " +
+      'level 1 for falls, SOS, badge SOS, smoke, gas, CO and breathing stop; red spoken repeatedly, orange once',
+    tag: 'alarm',
+  }),
+  saveAlertLevel: defineCall({
+    method: 'POST',
+    path: '/system/saveAlertLevel',
+    auth: SETTINGS_EDITORS,
+    input: 'json',
+    request: z.object({
+      providerId: intId.optional().describe('A visible provider; default: the chosen provider'),
+      alertTypeL1: levelPresentation.optional(),
+      alertTypeL2: levelPresentation.optional(),
+      levelMap: z
+        .partialRecord(z.enum(ALARM_TYPES), z.union([z.literal(1), z.literal(2)]))
+        .optional()
+        .describe('Types whose level changes; the others keep theirs'),
+    }),
+    result: AlertLevelSettingsSchema,
+    summary: 'Change alarm levels, popups and voice ways; every console of the provider is told (/dataChange)',
     tag: 'alarm',
   }),
   alertFlag: defineCall({

@@ -188,7 +188,7 @@ export const CommunityAlarmConfigSchema = z.object({
   level1: z.array(z.enum(COMMUNITY_ALARM_TYPES)).describe('Alarm types raised as level 1 (red)'),
   level2: z
     .array(z.enum(COMMUNITY_ALARM_TYPES))
-    .describe('Alarm types raised as level 2 (orange); any type in neither list is level 2 too'),
+    .describe("Alarm types raised as level 2 (orange); a type in neither list takes the provider's level"),
   receiverIds: z.array(z.number().int()).describe('Caregivers who receive the alarms'),
   notify: z.array(z.enum(ALARM_NOTIFY_MODES)),
 });
@@ -338,7 +338,7 @@ export const saveAlarmConfig = defineCall({
     level1: alarmTypes.default([]).describe('Alarm types raised as level 1 (red)'),
     level2: alarmTypes
       .default([])
-      .describe('Alarm types raised as level 2 (orange); a type in neither list is level 2'),
+      .describe("Alarm types raised as level 2 (orange); a type in neither list takes the provider's level"),
     receiverIds: z
       .array(intId)
       .max(100)

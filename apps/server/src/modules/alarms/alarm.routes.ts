@@ -1,12 +1,21 @@
 import { callerOf } from '../../http/call-context.ts';
 import type { Handlers } from '../../http/register-calls.ts';
 import type { AlarmService } from './alarm.service.ts';
+import type { AlarmSettingsService } from './alarm-settings.service.ts';
 
 type AlarmCalls =
-  'alarmLogUnDeal' | 'alarmLog' | 'alarmDealStatus' | 'alarmRelieve' | 'alarmExport' | 'alarmTimeline' | 'alertFlag';
+  | 'alarmLogUnDeal'
+  | 'alarmLog'
+  | 'alarmDealStatus'
+  | 'alarmRelieve'
+  | 'alarmExport'
+  | 'alarmTimeline'
+  | 'alertFlag'
+  | 'queryAlertLevel'
+  | 'saveAlertLevel';
 
 /** Handlers of the alarm calls: input already validated, one service call each. */
-export const alarmHandlers = (alarms: AlarmService): Pick<Handlers, AlarmCalls> => ({
+export const alarmHandlers = (alarms: AlarmService, settings: AlarmSettingsService): Pick<Handlers, AlarmCalls> => ({
   alarmLogUnDeal: (input, ctx) => alarms.list(callerOf(ctx), input, true, ctx.lang),
   alarmLog: (input, ctx) => alarms.list(callerOf(ctx), input, false, ctx.lang),
   alarmDealStatus: (input, ctx) => alarms.one(callerOf(ctx), input.id, ctx.lang),
@@ -14,4 +23,6 @@ export const alarmHandlers = (alarms: AlarmService): Pick<Handlers, AlarmCalls> 
   alarmExport: (input, ctx) => alarms.export(callerOf(ctx), input, ctx.lang),
   alarmTimeline: (input, ctx) => alarms.timeline(callerOf(ctx), input.id),
   alertFlag: (_input, ctx) => alarms.alertFlag(callerOf(ctx)),
+  queryAlertLevel: (input, ctx) => settings.query(callerOf(ctx), input.providerId),
+  saveAlertLevel: (input, ctx) => settings.save(callerOf(ctx), input, ctx.ip),
 });

@@ -11,6 +11,7 @@ import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
 import { AlarmService } from './alarm.service.ts';
+import { ALARM_SETTINGS_CHANGED, AlarmSettingsService } from './alarm-settings.service.ts';
 import { ALARM_EVENT, AlarmRunner } from './alarm-runner.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
@@ -37,7 +38,7 @@ export const buildAlarmsModule = (
   const services = buildAlarmServices(deps);
   return {
     services,
-    handlers: alarmHandlers(services.alarms),
+    handlers: alarmHandlers(services.alarms, services.settings),
     parts: [
       {
         name: 'alarm engine',
@@ -51,7 +52,8 @@ export const buildAlarmsModule = (
 const buildAlarmServices = (deps: AlarmDeps) => {
   const repo = new AlarmRepository();
   const engine = new AlarmEngine(minuteOfDayIn(deps.config.timeZone));
-  const watch = new WatchDirectory(deps.db, deps.clock);
+  const settings = new AlarmSettingsService(deps.db, deps.clock, deps.transactions, deps.audit);
+  const watch = new WatchDirectory(deps.db, deps.clock, () => settings.all());
   const runner = new AlarmRunner({
     db: deps.db,
     transactions: deps.transactions,
@@ -64,7 +66,19 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     log: deps.log,
   });
   deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
-  const alarms = new AlarmService(deps.db, deps.clock, deps.transactions, repo, deps.audit, deps.config.timeZone);
+  const alarms = new AlarmService(
+    deps.db,
+    deps.clock,
+    deps.transactions,
+    repo,
+    deps.audit,
+    deps.config.timeZone,
+    (providerId, level) => watch.voiceWayOf(providerId, level),
+  );
+  // New levels and voice ways reach the engine at once, not at the next periodic reload.
+  deps.events.subscribe(() => {
+    watch.load().catch((error: unknown) => deps.log.warn({ err: String(error) }, 'alarm settings not reloaded'));
+  }, [ALARM_SETTINGS_CHANGED]);
   // A handled alarm is closed in the engine too: not raised again while its condition holds.
   deps.events.subscribe(
     (event) => {
@@ -73,5 +87,5 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     },
     [ALARM_EVENT.handled],
   );
-  return { repo, engine, watch, runner, alarms };
+  return { repo, engine, watch, runner, alarms, settings };
 };

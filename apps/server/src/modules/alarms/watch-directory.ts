@@ -1,22 +1,18 @@
-import { defaultAlarmRules, type AlarmRules, type CommunityAlarmConfig } from '@vigil/contract';
+import { defaultAlarmRules, type AlarmLevel, type AlarmRules, type AlarmType, type VoiceWay } from '@vigil/contract';
 import { gt, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { communities, residentAbsences, residents } from '../../db/schema.ts';
-import { storedAlarmConfig } from '../communities/community.policy.ts';
+import { storedAlarmSettings } from '../communities/community.policy.ts';
 import { kindOf } from '../devices/device.policy.ts';
 import type { DeviceContext } from '../devices/ingest/device-directory.ts';
 import type { Subject } from './engine/engine-types.ts';
-
-/** The rules of a community's beds: the defaults, with the community's levels over them. */
-export const rulesOfCommunity = (config: CommunityAlarmConfig | null): AlarmRules => {
-  const rules = defaultAlarmRules();
-  if (!config) return rules;
-  // Stored lists: a type in level1 is red; any other (in level2 or in neither) is orange.
-  for (const type of Object.keys(rules.levels) as (keyof AlarmRules['levels'])[])
-    rules.levels[type] = config.level1.includes(type) ? 1 : 2;
-  return rules;
-};
+import {
+  DEFAULT_PROVIDER_SETTINGS,
+  presentationOf,
+  resolveLevels,
+  type ProviderAlarmSettings,
+} from './alarm-settings.ts';
 
 interface Absence {
   startsAt: Date;
@@ -31,20 +27,23 @@ interface Absence {
  */
 export class WatchDirectory {
   private communityOf = new Map<number, number>();
-  private rulesByCommunity = new Map<number, AlarmRules>();
+  private communityLevels = new Map<number, Partial<Record<AlarmType, AlarmLevel>>>();
+  private providerSettings = new Map<number, ProviderAlarmSettings>();
+  /** Rules by provider and community, built once per load. */
+  private rules = new Map<string, AlarmRules>();
   private absences = new Map<number, Absence[]>();
-  private readonly defaults = defaultAlarmRules();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly settings: () => Promise<Map<number, ProviderAlarmSettings>>,
     private readonly reloadMs = 30_000,
   ) {}
 
   async load(): Promise<void> {
     const now = this.clock.now();
-    const [residentRows, communityRows, absenceRows] = await Promise.all([
+    const [residentRows, communityRows, absenceRows, providerSettings] = await Promise.all([
       this.db
         .select({ id: residents.id, communityId: residents.communityId })
         .from(residents)
@@ -58,11 +57,12 @@ export class WatchDirectory {
         })
         .from(residentAbsences)
         .where(or(isNull(residentAbsences.endsAt), gt(residentAbsences.endsAt, now))),
+      this.settings(),
     ]);
     this.communityOf = new Map(residentRows.flatMap((r) => (r.communityId ? [[r.id, r.communityId]] : [])));
-    this.rulesByCommunity = new Map(
-      communityRows.map((c) => [c.id, rulesOfCommunity(storedAlarmConfig(c.alarmConfig))]),
-    );
+    this.communityLevels = new Map(communityRows.map((c) => [c.id, storedAlarmSettings(c.alarmConfig)?.levels ?? {}]));
+    this.providerSettings = providerSettings;
+    this.rules = new Map();
     const absences = new Map<number, Absence[]>();
     for (const a of absenceRows) absences.set(a.residentId, [...(absences.get(a.residentId) ?? []), a]);
     this.absences = absences;
@@ -84,9 +84,26 @@ export class WatchDirectory {
     return (this.absences.get(residentId) ?? []).some((a) => a.startsAt <= at && (!a.endsAt || a.endsAt > at));
   }
 
-  rulesOf(residentId: number | null): AlarmRules {
+  /** The rules of a device of a provider watching a resident: levels from the community, else the provider. */
+  rulesOf(providerId: number | null, residentId: number | null): AlarmRules {
     const community = residentId === null ? undefined : this.communityOf.get(residentId);
-    return (community !== undefined && this.rulesByCommunity.get(community)) || this.defaults;
+    const key = `${providerId}:${community}`;
+    let rules = this.rules.get(key);
+    if (!rules) {
+      const provider = providerId === null ? undefined : this.providerSettings.get(providerId);
+      rules = {
+        ...defaultAlarmRules(),
+        levels: resolveLevels(provider, community === undefined ? undefined : this.communityLevels.get(community)),
+      };
+      this.rules.set(key, rules);
+    }
+    return rules;
+  }
+
+  /** How a provider's consoles sound an alarm of a level. */
+  voiceWayOf(providerId: number | null, level: AlarmLevel): VoiceWay {
+    const settings = (providerId !== null && this.providerSettings.get(providerId)) || DEFAULT_PROVIDER_SETTINGS;
+    return presentationOf(settings, level).globalVoiceWay;
   }
 
   /** The engine's view of a device at `at`. */
@@ -100,7 +117,7 @@ export class WatchDirectory {
       residentId,
       occupied: residentId !== null,
       absent: residentId !== null && this.absent(residentId, at),
-      rules: this.rulesOf(residentId),
+      rules: this.rulesOf(context.providerId, residentId),
     };
   }
 }

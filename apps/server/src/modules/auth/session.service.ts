@@ -17,6 +17,9 @@ import { hashToken, type SessionStore } from './session.store.ts';
 const TOUCH_EVERY_MS = 60_000;
 
 export class SessionService implements Authenticator {
+  /** The login answer's voiceFlag for a provider; the alarms module sets it (built after auth). */
+  voiceFlagOf: (providerId: number | null) => Promise<boolean> = () => Promise.resolve(true);
+
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
@@ -88,7 +91,7 @@ export class SessionService implements Authenticator {
     return {
       key: caller.socketKey,
       permissionType: caller.permissionType,
-      voiceFlag: true,
+      voiceFlag: await this.voiceFlagOf(currentProvider?.id ?? own?.id ?? null),
       role: caller.role,
       providerRole: caller.providerRole,
       uploadDataFlag: false,

@@ -8,7 +8,13 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { transact, type ConstraintMessages } from '../caregivers/care-tx.ts';
 import type { CaregiverService } from '../caregivers/caregiver.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
-import { levelConflict, mergeSleepConfigs, storedAlarmConfig, storedSleepConfigs } from './community.policy.ts';
+import {
+  levelConflict,
+  mergeSleepConfigs,
+  storedAlarmConfig,
+  storedSleepConfigs,
+  type StoredAlarmConfig,
+} from './community.policy.ts';
 import { CommunityRepository, type CommunityRow, type MemberRef } from './community.repository.ts';
 
 export interface CommunityEdit {
@@ -269,8 +275,8 @@ export class CommunityService {
   }
 
   /**
-   * Saves which alarm types are level 1 and level 2 (a type in neither list is level 2, never
-   * silenced), who receives them (enabled caregivers of the community's provider) and how.
+   * Saves which alarm types are level 1 and level 2 in this community (a type in neither list takes
+   * the provider's level; decision 0025), who receives them (enabled caregivers of the community's provider) and how.
    */
   async saveAlarmConfig(caller: Caller, communityId: number, input: AlarmConfigInput, ip: string): Promise<void> {
     const level1 = distinct(input.level1);
@@ -289,7 +295,8 @@ export class CommunityService {
         }
         if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
       }
-      const alarmConfig: CommunityAlarmConfig = { level1, level2, receiverIds, notify: distinct(input.notify) };
+      const levels = Object.fromEntries([...level1.map((t) => [t, 1]), ...level2.map((t) => [t, 2])]);
+      const alarmConfig: StoredAlarmConfig = { levels, receiverIds, notify: distinct(input.notify) };
       await this.repo.update(tx, community.id, { alarmConfig, updatedAt: this.clock.now() });
       await this.audit.byCaller(
         caller,

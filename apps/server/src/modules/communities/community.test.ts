@@ -368,8 +368,9 @@ describeEachDb('communities (%s)', (target) => {
         { token: world.homeToken },
       );
       expect(res.status, res.msg).toBe(200);
+      // Kept as one level per type (decision 0025), read back in the catalogue's order.
       expect((await one(world.homeToken, id))?.alarmConfig).toEqual({
-        level1: ['FALL', 'SOS', 'BREATH_STOP'],
+        level1: ['BREATH_STOP', 'FALL', 'SOS'],
         level2: ['LEAVE_BED', 'CONNECTION'],
         receiverIds: [c1.id, c2.id],
         notify: ['sms', 'page'],

@@ -150,6 +150,16 @@ describe('the console’s live socket', () => {
     expect(steps).toEqual(['raised', 'played']);
   });
 
+  it('tells the provider’s consoles when its alarm settings change (/dataChange), and no one else', async () => {
+    const own = await loggedIn(w.aHome.token);
+    const foreign = await loggedIn(w.bGroup.token);
+    const saved = await app.call(alarmCalls.saveAlertLevel, { levelMap: { DOOR: 1 } }, { token: w.aHome.token });
+    expect(saved.status).toBe(200);
+    expect(await own.next('/dataChange')).toEqual({ path: '/dataChange', data: { what: 'alarmSettings' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(foreign.frames).toEqual([]);
+  });
+
   it('answers heartbeats, and closes a socket whose session ended at its next check', async () => {
     const token = await app.login(w.aHome.userName, w.aHome.password);
     const socket = await loggedIn(token);

@@ -22,6 +22,7 @@ import { listScope } from '../../core/tenant.ts';
 import type { AuthOutcome } from '../../http/register-calls.ts';
 import type { AlarmView } from '../alarms/alarm-query.repository.ts';
 import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
+import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
 import type { TimelineEntry } from '../alarms/alarm.repository.ts';
 
 /** What the sockets need of the rest of the server. */
@@ -100,6 +101,15 @@ export class ConsoleSockets {
       },
       [ALARM_EVENT.raised, ALARM_EVENT.released, ALARM_EVENT.handled],
     );
+    const unsubscribeAlarms = this.unsubscribe;
+    const unsubscribeSettings = this.deps.events.subscribe(
+      (event) => this.broadcast(event.providerId, { path: '/dataChange', data: { what: 'alarmSettings' } }),
+      [ALARM_SETTINGS_CHANGED],
+    );
+    this.unsubscribe = () => {
+      unsubscribeAlarms();
+      unsubscribeSettings();
+    };
     this.sweepTimer = setInterval(() => this.sweep(), 1_000);
     this.sweepTimer.unref();
   }
