@@ -18,6 +18,7 @@ const BUILT: Record<string, Page> = {
   historyData: lazy(() => import('./features/history-data/HistoryDataPage.tsx')),
   nurseManage: lazy(() => import('./features/caregivers/CaregiverManagePage.tsx')),
   addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
+  alarm: lazy(() => import('./features/alarm-log/AlarmLogPage.tsx')),
 };
 
 // Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.

@@ -4,17 +4,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import zhCN from '../shared/i18n/locales/zh-CN.json';
 import { StorageKey, storage } from '../shared/storage.ts';
 import { englishI18n, inTestShell } from '../test/render.tsx';
-import type * as I18nModule from '../shared/i18n/index.ts';
-
-// The real switch stores the language and reloads the page, which jsdom cannot do.
-const switched = vi.hoisted(() => vi.fn());
-vi.mock('../shared/i18n/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof I18nModule>()),
-  switchLanguage: switched,
-}));
-
 import { UI_LANGUAGES } from '../shared/i18n/index.ts';
 import { LanguageDialog } from './LanguageDialog.tsx';
+
+// The real switch stores the language and reloads the page, which jsdom cannot do: the dialog takes this one.
+const switched = vi.fn();
 
 const radios = () => within(screen.getByTestId('language-dialog')).getAllByRole('radio');
 const offered = () => radios().map((r) => r.getAttribute('value'));
@@ -27,7 +21,7 @@ describe('LanguageDialog (issue 8, point 9)', () => {
   });
 
   it('in English without the abroad flag lists Chinese and English, English checked and marked current', () => {
-    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     expect(offered()).toEqual(['zh-CN', 'en-US']);
     const english = screen.getByTestId('language-en-US');
     expect(english).toBeChecked();
@@ -40,7 +34,7 @@ describe('LanguageDialog (issue 8, point 9)', () => {
   });
 
   it('switches to the language picked', () => {
-    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     fireEvent.click(screen.getByTestId('language-zh-CN'));
     expect(switched).toHaveBeenCalledWith('zh-CN');
   });
@@ -48,7 +42,7 @@ describe('LanguageDialog (issue 8, point 9)', () => {
   it('in Chinese without the abroad flag still offers English to switch back', async () => {
     i18n.addResourceBundle('zh-CN', 'translation', zhCN);
     await i18n.changeLanguage('zh-CN');
-    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     expect(offered()).toEqual(['zh-CN', 'en-US']);
     expect(screen.getByTestId('language-zh-CN')).toBeChecked();
     expect(screen.getByTestId('language-current')).toHaveTextContent(zhCN['language.current']);
@@ -58,7 +52,7 @@ describe('LanguageDialog (issue 8, point 9)', () => {
 
   it('in a language chosen on the login page lists it too, marked current', async () => {
     await i18n.changeLanguage('de');
-    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     expect(offered()).toEqual(['zh-CN', 'en-US', 'de']);
     expect(screen.getByTestId('language-de')).toBeChecked();
     expect(screen.getByTestId('language-de')).toHaveAttribute('aria-current', 'true');
@@ -67,7 +61,7 @@ describe('LanguageDialog (issue 8, point 9)', () => {
   it('with the abroad flag lists all eight languages, the current one marked', async () => {
     storage.set(StorageKey.isAbroad, 'true');
     await i18n.changeLanguage('ja');
-    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} />));
+    render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     expect(offered()).toEqual([...UI_LANGUAGES]);
     expect(radios().filter((r) => (r as HTMLInputElement).checked)).toEqual([screen.getByTestId('language-ja')]);
     expect(screen.getByTestId('language-ja')).toHaveAttribute('aria-current', 'true');

@@ -1,20 +1,29 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { Modal, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { dialogLanguages, normaliseLanguage, switchLanguage } from '../shared/i18n/index.ts';
+import { dialogLanguages, normaliseLanguage, switchLanguage, type UiLanguage } from '../shared/i18n/index.ts';
 import { isAbroad } from '../shared/storage.ts';
 
 /**
  * The navbar's language dialog (issue 8, point 9): the language the console shows is always
  * listed, checked and marked "(current)", so whoever chose it on the login page can keep it.
  */
-export const LanguageDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+export const LanguageDialog = ({
+  open,
+  onClose,
+  onSwitch = switchLanguage,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** Stores the language and reloads the page; a test passes its own (jsdom cannot reload). */
+  onSwitch?: (lang: UiLanguage) => void;
+}) => {
   const { t, i18n } = useTranslation();
   // The language the interface is drawn in (initialised from the stored one).
   const current = normaliseLanguage(i18n.language);
   return (
     <Modal open={open} title={t('language.title')} onCancel={onClose} footer={null} destroyOnHidden>
-      <Radio.Group value={current} onChange={(e) => switchLanguage(e.target.value)} data-testid="language-dialog">
+      <Radio.Group value={current} onChange={(e) => onSwitch(e.target.value)} data-testid="language-dialog">
         <Space orientation="vertical">
           {dialogLanguages(isAbroad(), current).map((lang) => (
             <Radio

@@ -9,7 +9,7 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { adminLogout, getPlatformName, postPlatformName } from '@vigil/contract/browser';
+import { adminLogout, alertFlag, getPlatformName, postPlatformName } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
 import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Tooltip } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -31,6 +31,9 @@ import { tagsStore } from './tags-store.ts';
 
 type Dialog = 'language' | 'password' | 'platformName' | 'guide' | null;
 
+/** How often the bell asks whether an alarm is pending (the live socket refreshes it sooner). */
+const ALERT_FLAG_REFRESH_MS = 60_000;
+
 export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) => {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -40,14 +43,25 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
   const access = useAccess();
   const [dialog, setDialog] = useState<Dialog>(null);
   const platform = useQuery({ queryKey: ['platform'], queryFn: () => api(getPlatformName, {}) });
-  if (!access || !session.info) return null;
-  const userName = session.info.name || session.info.userName;
-  const items = visibleNavbarItems({
-    path: location.pathname,
-    role: access.role,
-    allowedNames: allowedRoutes(access).map((r) => r.name),
-    fastLogin: session.fastLogin,
+  const items =
+    access && session.info
+      ? visibleNavbarItems({
+          path: location.pathname,
+          role: access.role,
+          allowedNames: allowedRoutes(access).map((r) => r.name),
+          fastLogin: session.fastLogin,
+        })
+      : null;
+  // The bell's dot: some alarm of the chosen provider (or the scope) is pending. Asked only while
+  // the bell shows; the alarm screen (and, later, the live socket) invalidate ['alertFlag'] on a change.
+  const bell = useQuery({
+    queryKey: ['alertFlag'],
+    queryFn: () => api(alertFlag, {}),
+    enabled: Boolean(items?.has('alarmBell')),
+    refetchInterval: ALERT_FLAG_REFRESH_MS,
   });
+  if (!access || !session.info || !items) return null;
+  const userName = session.info.name || session.info.userName;
   const crumbs = breadcrumbFor(location.pathname, routeForPath(location.pathname));
 
   const toggleFullscreen = () => {
@@ -114,7 +128,7 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
           )}
         {items.has('home') && iconButton('nav-home', t('navbar.home'), <HomeOutlined />, () => void navigate('/'))}
         {items.has('alarmBell') && (
-          <Badge dot={false} data-testid="nav-bell">
+          <Badge dot={bell.data?.flag ?? false} data-testid="nav-bell" data-pending={bell.data?.count}>
             {iconButton(
               'nav-alarms',
               t('navbar.alarms'),

@@ -1,0 +1,338 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { alertFlag, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import { useQuery } from '@tanstack/react-query';
+import type { i18n as I18n } from 'i18next';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api as callApi } from '../../shared/api/client.ts';
+import { sessionStore } from '../../shared/session/session-store.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+import {
+  choose,
+  dialogButton,
+  formErrors,
+  installFakeApi,
+  lastJson,
+  lastQuery,
+  page,
+  requestsTo,
+  signInAs,
+  type FakeApi,
+} from '../devices/test-server.ts';
+import AlarmLogPage from './AlarmLogPage.tsx';
+import { formatSeconds } from './alarm-model.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const PENDING = '/alarmLog/unDeal';
+const RESOLVED = '/alarmLog';
+const RELIEVE = '/alarmLog/relieveAlert';
+const TIMELINE = '/alarmLog/timeline';
+const EXPORT = '/alarmLog/exportAlarmLog';
+const FLAG = '/monitor/alertFlag';
+const DAY = 86_400;
+const RAISED = 1_773_050_400; // 2026-03-09 10:00 UTC
+
+const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord => ({
+  id,
+  alertRecordId: id,
+  type: 'fall',
+  deviceId: 'ED-7001',
+  deviceType: 21007,
+  alertType: 'FALL',
+  status: 1,
+  bunk: '2',
+  floorArea: 'Building A / Floor 1',
+  room: '101',
+  userName: 'Li Wei',
+  userId: 5,
+  alertLevel: 1,
+  timeStamp: RAISED,
+  lastTime: RAISED + 60,
+  count: 3,
+  duration: 0,
+  text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
+  voiceWay: 3,
+  isRelieve: false,
+  releaseKind: 0,
+  relieveReason: null,
+  dealResult: null,
+  handlerName: null,
+  dealTime: null,
+  remark: null,
+  speechCount: 0,
+  speechStartTime: null,
+  providerId: 7,
+  ...overrides,
+});
+
+const FALL = alarm(11);
+const LEFT_BED = alarm(12, {
+  type: 'sleep',
+  deviceId: 'SLP-1001',
+  deviceType: 52,
+  alertType: 'LEAVE_BED',
+  alertLevel: 2,
+  count: 1,
+  bunk: '3',
+  userName: 'Zhang Min',
+  text: 'Building A / Floor 1 / 101 / 3: Zhang Min has left the bed',
+});
+const HANDLED = alarm(21, {
+  isRelieve: true,
+  status: 0,
+  releaseKind: 1,
+  relieveReason: 'CHECKED',
+  dealResult: 'SIT_ASIDE_BED',
+  handlerName: 'Nurse Chen',
+  dealTime: RAISED + 300,
+  remark: 'Helped back to bed',
+  text: 'Building A / Floor 1 / 101 / 2: Li Wei was helped up',
+});
+const CLEARED = alarm(22, {
+  isRelieve: true,
+  status: 0,
+  alertType: 'CONNECTION',
+  type: 'device',
+  alertLevel: 2,
+  releaseKind: 2,
+  userName: null,
+  bunk: null,
+  room: null,
+  floorArea: null,
+  dealTime: RAISED + 120,
+  text: 'Device ED-7001: the device is online again',
+});
+
+let fake: FakeApi;
+let i18n: I18n;
+const realFetch = globalThis.fetch;
+beforeAll(async () => {
+  fake = installFakeApi();
+  i18n = await englishI18n();
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.routes.clear();
+  fake.routes.set(PENDING, () => ({ data: page([FALL, LEFT_BED]) }));
+  fake.routes.set(RESOLVED, () => ({ data: page([HANDLED, CLEARED]) }));
+  fake.routes.set(FLAG, () => ({ data: { flag: true, count: 2 } satisfies EndpointResult<typeof alertFlag> }));
+  signInAs('CARER');
+});
+afterEach(() => sessionStore.reset());
+
+/** Stands in for the navbar bell: reads ['alertFlag'] as the navbar does, so its refresh can be seen. */
+const BellProbe = () => {
+  useQuery({ queryKey: ['alertFlag'], queryFn: () => callApi(alertFlag, {}) });
+  return null;
+};
+
+const show = async () => {
+  render(
+    inTestShell(
+      i18n,
+      <>
+        <AlarmLogPage />
+        <BellProbe />
+      </>,
+    ),
+  );
+  await screen.findByText(FALL.text);
+};
+const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** The startTime of the latest list request, as seconds before now. */
+const lookback = (path: string) => nowSeconds() - Number(lastJson(fake, path).startTime);
+
+describe('Alarm log (/alarm-log/alarmIndex)', () => {
+  it('lists the pending alarms of the last month: level tags, type, the server’s text, place and resident', async () => {
+    await show();
+    expect(screen.getByText('Alarm log')).toBeInTheDocument();
+    const sent = lastJson(fake, PENDING);
+    expect(sent).toMatchObject({ pageNum: 1, pageSize: 10, orderBy: 'timeStamp', order: 'desc' });
+    expect(sent).not.toHaveProperty('endTime');
+    expect(lookback(PENDING)).toBeGreaterThanOrEqual(30 * DAY);
+    expect(lookback(PENDING)).toBeLessThan(30 * DAY + 60);
+
+    const fall = within(rowOf(FALL.text));
+    const red = fall.getByText('Lv.1');
+    expect(red).toHaveClass('ant-tag-red');
+    for (const text of ['Fall', 'Building A / Floor 1 / 101 / 2', 'Li Wei', '3', formatSeconds(RAISED)]) {
+      expect(fall.getByText(text)).toBeInTheDocument();
+    }
+    const leftBed = within(rowOf(LEFT_BED.text));
+    expect(leftBed.getByText('Lv.2')).toHaveClass('ant-tag-orange');
+    expect(leftBed.getByText('Left the bed')).toBeInTheDocument();
+    expect(leftBed.getByText('Handle')).toBeInTheDocument();
+  });
+
+  it('counts the period back from now: a week once chosen, 24 hours, and sends key word, type and level', async () => {
+    await show();
+    await choose('alarm-filter-period', 'Last week');
+    await waitFor(() => expect(lookback(PENDING)).toBeGreaterThanOrEqual(7 * DAY));
+    expect(lookback(PENDING)).toBeLessThan(7 * DAY + 60);
+
+    await choose('alarm-filter-period', 'Last 24 hours');
+    await waitFor(() => expect(lookback(PENDING)).toBeLessThan(DAY + 60));
+    expect(lookback(PENDING)).toBeGreaterThanOrEqual(DAY);
+
+    const search = screen.getByPlaceholderText('Resident, bed, room or device ID');
+    fireEvent.change(search, { target: { value: ' li wei ' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(lastJson(fake, PENDING)).toMatchObject({ keyWord: 'li wei' }));
+    await choose('alarm-filter-type', 'Fall');
+    await waitFor(() => expect(lastJson(fake, PENDING)).toMatchObject({ keyWord: 'li wei', alertType: 'FALL' }));
+    await choose('alarm-filter-level', 'Level 1 (red)');
+    await waitFor(() =>
+      expect(lastJson(fake, PENDING)).toMatchObject({ keyWord: 'li wei', alertType: 'FALL', alertLevel: 1 }),
+    );
+  });
+
+  it('handles an alarm with a reason, a result and details, then refreshes the lists and the bell', async () => {
+    fake.routes.set(RELIEVE, () => ({ data: { ...FALL, isRelieve: true, releaseKind: 1, relieveReason: 'CHECKED' } }));
+    await show();
+    fireEvent.click(within(rowOf(FALL.text)).getByText('Handle'));
+    const form = await screen.findByTestId('alarm-handle-form');
+    expect(screen.getByText('Handle the alarm')).toBeInTheDocument();
+
+    // The reason is required.
+    fireEvent.click(await dialogButton('Handle'));
+    await waitFor(() => expect(formErrors()).toContain('Choose a reason.'));
+    expect(requestsTo(fake, RELIEVE)).toHaveLength(0);
+
+    fireEvent.click(within(form).getByText('Checked on site'));
+    await choose('alarm-handle-result', 'Sitting beside the bed');
+    fireEvent.change(within(form).getByPlaceholderText('What you found and did'), {
+      target: { value: '  Helped back to bed  ' },
+    });
+    const listed = requestsTo(fake, PENDING).length;
+    const flagged = requestsTo(fake, FLAG).length;
+    fireEvent.click(await dialogButton('Handle'));
+
+    await waitFor(() =>
+      expect(lastJson(fake, RELIEVE)).toEqual({
+        id: 11,
+        reason: 'CHECKED',
+        result: 'SIT_ASIDE_BED',
+        details: 'Helped back to bed',
+      }),
+    );
+    expect(await screen.findByText('The alarm is handled.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('alarm-handle-form')).not.toBeInTheDocument());
+    await waitFor(() => expect(requestsTo(fake, PENDING).length).toBeGreaterThan(listed));
+    await waitFor(() => expect(requestsTo(fake, FLAG).length).toBeGreaterThan(flagged));
+  });
+
+  it('sends only the reason when nothing else is given', async () => {
+    fake.routes.set(RELIEVE, () => ({ data: { ...LEFT_BED, isRelieve: true, releaseKind: 1, relieveReason: 'TEST' } }));
+    await show();
+    fireEvent.click(within(rowOf(LEFT_BED.text)).getByText('Handle'));
+    const form = await screen.findByTestId('alarm-handle-form');
+    fireEvent.click(within(form).getByText('Test'));
+    fireEvent.click(await dialogButton('Handle'));
+    await waitFor(() => expect(lastJson(fake, RELIEVE)).toEqual({ id: 12, reason: 'TEST' }));
+  });
+
+  it('shows the server’s message when another terminal handled the alarm first, and refreshes', async () => {
+    const elsewhere = 'This alarm has already been handled on another terminal.';
+    fake.routes.set(RELIEVE, () => ({ status: 300, msgKey: 'alarm.handledElsewhere', msg: elsewhere }));
+    await show();
+    fireEvent.click(within(rowOf(FALL.text)).getByText('Handle'));
+    const form = await screen.findByTestId('alarm-handle-form');
+    fireEvent.click(within(form).getByText('False alarm: checked again'));
+    const listed = requestsTo(fake, PENDING).length;
+    fireEvent.click(await dialogButton('Handle'));
+    expect(await screen.findByText(elsewhere)).toBeInTheDocument();
+    expect(lastJson(fake, RELIEVE)).toEqual({ id: 11, reason: 'MISTAKE_RECHECK' });
+    await waitFor(() => expect(screen.queryByTestId('alarm-handle-form')).not.toBeInTheDocument());
+    await waitFor(() => expect(requestsTo(fake, PENDING).length).toBeGreaterThan(listed));
+  });
+
+  it('keeps the dialog open on any other refusal, with the server’s message', async () => {
+    fake.routes.set(RELIEVE, () => ({ status: 300, msgKey: 'alarm.notFound', msg: 'The alarm does not exist.' }));
+    await show();
+    fireEvent.click(within(rowOf(FALL.text)).getByText('Handle'));
+    const form = await screen.findByTestId('alarm-handle-form');
+    fireEvent.click(within(form).getByText('Device removed'));
+    fireEvent.click(await dialogButton('Handle'));
+    expect(await screen.findByText('The alarm does not exist.')).toBeInTheDocument();
+    expect(screen.getByTestId('alarm-handle-form')).toBeInTheDocument();
+  });
+
+  it('shows the resolved alarms with how, by whom, why and when they were released', async () => {
+    await show();
+    fireEvent.click(screen.getByRole('tab', { name: 'Resolved' }));
+    await screen.findByText(HANDLED.text);
+    expect(lookback(RESOLVED)).toBeGreaterThanOrEqual(30 * DAY);
+    expect(lookback(RESOLVED)).toBeLessThan(30 * DAY + 60);
+
+    const handled = within(rowOf(HANDLED.text));
+    for (const text of [
+      'Handled',
+      'Nurse Chen',
+      'Checked on site',
+      'Sitting beside the bed',
+      'Helped back to bed',
+      formatSeconds(RAISED + 300),
+    ]) {
+      expect(handled.getByText(text)).toBeInTheDocument();
+    }
+    expect(handled.queryByText('Handle')).not.toBeInTheDocument();
+    const cleared = within(rowOf(CLEARED.text));
+    expect(cleared.getByText('Cleared automatically')).toBeInTheDocument();
+    expect(cleared.getByText('Device offline')).toBeInTheDocument();
+  });
+
+  it('shows an alarm’s timeline with the times and who acted', async () => {
+    fake.routes.set(TIMELINE, () => ({
+      data: [
+        { at: RAISED, step: 'raised', who: null, detail: {} },
+        { at: RAISED + 2.5, step: 'played', who: 'carer01', detail: {} },
+        { at: RAISED + 300, step: 'handled', who: 'chen', detail: { reason: 'CHECKED', result: 'SIT_ASIDE_BED' } },
+      ],
+    }));
+    await show();
+    fireEvent.click(within(rowOf(FALL.text)).getByText('Timeline'));
+    const timeline = await screen.findByTestId('alarm-timeline');
+    expect(lastQuery(fake, TIMELINE)).toEqual({ id: '11' });
+    const shown = within(timeline);
+    for (const text of [
+      'Raised',
+      'Announced aloud',
+      'by carer01',
+      'by chen',
+      'Checked on site · Sitting beside the bed',
+    ]) {
+      expect(shown.getByText(text)).toBeInTheDocument();
+    }
+    expect(shown.getByText(`${formatSeconds(RAISED)}:00`)).toBeInTheDocument();
+    expect(shown.getByText(`${formatSeconds(RAISED + 300)}:00`)).toBeInTheDocument();
+  });
+
+  it('exports the current tab with the current filters', async () => {
+    fake.routes.set(EXPORT, () => ({ status: 400, msgKey: 'export.tooMany', msg: 'Too many rows to export.' }));
+    await show();
+    await choose('alarm-filter-period', 'Last 3 months');
+    await choose('alarm-filter-level', 'Level 2 (orange)');
+    fireEvent.click(screen.getByTestId('export'));
+    await waitFor(() => expect(requestsTo(fake, EXPORT)).toHaveLength(1));
+    const pending = lastQuery(fake, EXPORT);
+    expect(pending).toMatchObject({ deal: 'pending', alertLevel: '2' });
+    expect(nowSeconds() - Number(pending.startTime)).toBeGreaterThanOrEqual(90 * DAY);
+    expect(nowSeconds() - Number(pending.startTime)).toBeLessThan(90 * DAY + 60);
+    expect(pending).not.toHaveProperty('pageNum');
+    expect(pending).not.toHaveProperty('period');
+    expect(pending).not.toHaveProperty('endTime');
+    // A refusal of the export shows as the server words it.
+    expect(await screen.findByText('Too many rows to export.')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Resolved' }));
+    await screen.findByText(HANDLED.text);
+    await waitFor(() => expect(screen.getByTestId('export')).not.toHaveClass('ant-btn-loading'));
+    fireEvent.click(screen.getByTestId('export'));
+    await waitFor(() => expect(requestsTo(fake, EXPORT)).toHaveLength(2));
+    expect(lastQuery(fake, EXPORT)).toMatchObject({ deal: 'processed', alertLevel: '2' });
+  });
+});

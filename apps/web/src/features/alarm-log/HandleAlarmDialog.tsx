@@ -1,0 +1,132 @@
+import {
+  alarmRelieve,
+  CONSTANTS,
+  DEAL_RESULTS,
+  RELIEVE_REASONS,
+  type AlarmRecord,
+  type DealResult,
+  type RelieveReason,
+} from '@vigil/contract/browser';
+import { App, Descriptions, Form, Input, Modal, Radio, Select, Space, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError } from '../../shared/api/client.ts';
+import { useApiError } from '../../shared/ui/useApiError.ts';
+import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
+import { formatSeconds, levelTag, placeOf } from './alarm-model.ts';
+
+interface HandleValues {
+  reason: RelieveReason;
+  result?: DealResult;
+  details?: string;
+}
+
+const MAX_DETAILS = CONSTANTS.remarkMaxLength;
+/** Another terminal released the alarm first (decision 0024: exactly one handling succeeds). */
+const HANDLED_ELSEWHERE = 'alarm.handledElsewhere';
+
+/**
+ * Handles a pending alarm (release kind 1): why it is released (required), what the caregiver
+ * found, and what they did. When another terminal handled it first, the server's message says so
+ * and the lists refresh, since the alarm has left the pending list.
+ */
+export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => void; onClose: () => void }) => {
+  const { t } = useTranslation('alarm-log');
+  const { message } = App.useApp();
+  const toast = useApiError();
+  const [form] = Form.useForm<HandleValues>();
+  const { alarm } = props;
+
+  const submit = useFormSubmit(
+    form,
+    async (values: HandleValues) => {
+      const details = values.details?.trim();
+      await api(alarmRelieve, {
+        id: alarm.id,
+        reason: values.reason,
+        ...(values.result ? { result: values.result } : {}),
+        ...(details ? { details } : {}),
+      });
+      void message.success(t('handle.done'));
+      props.onDone();
+      props.onClose();
+    },
+    {
+      onError: (error) => {
+        if (error instanceof ApiError && error.msgKey === HANDLED_ELSEWHERE) {
+          void message.warning(error.message);
+          submit.markSaved();
+          props.onDone();
+          props.onClose();
+          return;
+        }
+        toast(error);
+      },
+    },
+  );
+
+  const level = levelTag(alarm.alertLevel);
+  const place = placeOf(alarm);
+  return (
+    <Modal
+      open
+      title={t('handle.title')}
+      okText={t('action.handle')}
+      cancelText={t('common.cancel')}
+      {...submit.modalProps(props.onClose)}
+    >
+      <Descriptions
+        size="small"
+        column={1}
+        style={{ marginBottom: 16 }}
+        items={[
+          {
+            key: 'text',
+            label: t('field.text'),
+            children: (
+              <Space size={4} wrap>
+                <Tag color={level.color}>{level.text}</Tag>
+                <span>{alarm.text}</span>
+              </Space>
+            ),
+          },
+          { key: 'time', label: t('field.time'), children: formatSeconds(alarm.timeStamp) },
+          ...(place ? [{ key: 'place', label: t('field.place'), children: place }] : []),
+        ]}
+      />
+      <Form {...submit.formProps} layout="vertical" data-testid="alarm-handle-form">
+        <Form.Item
+          name="reason"
+          label={t('field.reason')}
+          rules={[{ required: true, message: t('handle.reasonRequired') }]}
+        >
+          <Radio.Group
+            orientation="vertical"
+            options={RELIEVE_REASONS.map((reason) => ({ value: reason, label: t(`relieve.${reason}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="result" label={t('field.result')}>
+          <Select<DealResult>
+            data-testid="alarm-handle-result"
+            aria-label={t('field.result')}
+            allowClear
+            placeholder={t('handle.resultPlaceholder')}
+            options={DEAL_RESULTS.map((result) => ({ value: result, label: t(`dealResult.${result}`) }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="details"
+          label={t('field.details')}
+          rules={[{ max: MAX_DETAILS, message: t('handle.detailsTooLong', { max: MAX_DETAILS }) }]}
+        >
+          <Input.TextArea
+            rows={3}
+            maxLength={MAX_DETAILS}
+            showCount
+            placeholder={t('handle.detailsPlaceholder')}
+            data-testid="alarm-handle-details"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+};
