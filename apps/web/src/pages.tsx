@@ -16,6 +16,7 @@ const BUILT: Record<string, Page> = {
   safeDeviceManage: lazy(() => import('./features/devices/SecurityDevicePage.tsx')),
   hostDevice: lazy(() => import('./features/devices/GatewayHostPage.tsx')),
   historyData: lazy(() => import('./features/history-data/HistoryDataPage.tsx')),
+  RealTime: lazy(() => import('./features/real-monitor/RealMonitorPage.tsx')),
   nurseManage: lazy(() => import('./features/caregivers/CaregiverManagePage.tsx')),
   addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
   alarm: lazy(() => import('./features/alarm-log/AlarmLogPage.tsx')),

@@ -8,33 +8,10 @@ import { ALARM_TYPES } from './domain.ts';
  * and docs/socket.md (generated) cannot drift. An external interface: frames are only ever added.
  */
 
-/** Where the socket is served (HTTP upgrade on the API's port). */
-export const SOCKET_PATH = '/websocket';
-
-export const SOCKET_TIMING = {
-  /** The console sends /hearBeat this often. */
-  heartbeatMs: 10_000,
-  /** The server closes a socket that sent nothing for this long. */
-  silentCloseMs: 30_000,
-  /** A socket must send /login within this time of opening. */
-  loginWithinMs: 10_000,
-  /** The console reconnects this long after a close. */
-  reconnectMs: 4_000,
-} as const;
-
-/** WebSocket close codes the server uses. */
-export const SOCKET_CLOSE = {
-  /** The session behind the key ended (logout, expiry, password change, account or provider disabled). */
-  sessionEnded: 4401,
-  /** No /login in time, or silent too long. */
-  timeout: 4408,
-  /** The server is shutting down: reconnect (to another instance). */
-  goingAway: 1001,
-} as const;
+export { SOCKET_CLOSE, SOCKET_PATH, SOCKET_TIMING, WS_LOG_TYPES } from './socket-constants.ts';
+import { WS_LOG_TYPES } from './socket-constants.ts';
 
 const key = z.string().min(1).max(128).describe("The login answer's `key`");
-
-export const WS_LOG_TYPES = ['newAlarm', 'relieveAlarm', 'playAlarm'] as const;
 
 // --- Console → server ---------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import { Sidebar } from './Sidebar.tsx';
 import { tagsStore } from './tags-store.ts';
 import { TagsView } from './TagsView.tsx';
 import { useBranding } from './use-branding.ts';
+import { LiveAlarms, SoundPrompt } from '../shared/live/LiveAlarms.tsx';
 import './layout.css';
 
 const isMobileWidth = () => window.innerWidth < CONSTANTS.mobileLayoutBelowPx;
@@ -73,41 +74,44 @@ export const AppLayout = () => {
 
   const toggle = () => (mobile ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c));
   return (
-    <Layout className={mobile ? 'app-layout mobile' : 'app-layout'} style={{ minHeight: '100vh' }}>
-      {mobile ? (
-        <Drawer
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          placement="left"
-          size={CONSTANTS.sidebarWidthPx}
-          styles={{ body: { padding: 0, background: '#001529' } }}
-        >
-          <Sidebar collapsed={false} />
-        </Drawer>
-      ) : (
-        <Layout.Sider
-          className="app-sider"
-          width={CONSTANTS.sidebarWidthPx}
-          collapsed={collapsed}
-          collapsedWidth={64}
-          trigger={null}
-        >
-          <Sidebar collapsed={collapsed} />
-        </Layout.Sider>
-      )}
-      <Layout className="app-main">
-        <div className="app-fixed-header">
-          <Layout.Header className="app-header">
-            <Navbar collapsed={mobile ? !drawerOpen : collapsed} onToggle={toggle} />
-          </Layout.Header>
-          <TagsView />
-        </div>
-        <Layout.Content className="app-content">
-          <UnsavedChangesGuard />
-          {mustChangePassword && <PasswordDialog open forced onClose={() => undefined} />}
-          <Outlet />
-        </Layout.Content>
+    <LiveAlarms>
+      <Layout className={mobile ? 'app-layout mobile' : 'app-layout'} style={{ minHeight: '100vh' }}>
+        {mobile ? (
+          <Drawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            placement="left"
+            size={CONSTANTS.sidebarWidthPx}
+            styles={{ body: { padding: 0, background: '#001529' } }}
+          >
+            <Sidebar collapsed={false} />
+          </Drawer>
+        ) : (
+          <Layout.Sider
+            className="app-sider"
+            width={CONSTANTS.sidebarWidthPx}
+            collapsed={collapsed}
+            collapsedWidth={64}
+            trigger={null}
+          >
+            <Sidebar collapsed={collapsed} />
+          </Layout.Sider>
+        )}
+        <Layout className="app-main">
+          <div className="app-fixed-header">
+            <Layout.Header className="app-header">
+              <Navbar collapsed={mobile ? !drawerOpen : collapsed} onToggle={toggle} />
+            </Layout.Header>
+            <TagsView />
+            <SoundPrompt />
+          </div>
+          <Layout.Content className="app-content">
+            <UnsavedChangesGuard />
+            {mustChangePassword && <PasswordDialog open forced onClose={() => undefined} />}
+            <Outlet />
+          </Layout.Content>
+        </Layout>
       </Layout>
-    </Layout>
+    </LiveAlarms>
   );
 };

@@ -1,0 +1,191 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import {
+  alarmLogUnDeal,
+  defaultAlarmLevels,
+  queryAlertLevel,
+  type AlarmRecord,
+  type AlertLevelSettings,
+  type LoginResult,
+} from '@vigil/contract/browser';
+import type { i18n as I18n } from 'i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../session/session-store.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { LiveAlarms, useLiveAlarms } from './LiveAlarms.tsx';
+
+/** A WebSocket the test plays the server of; every one the page opens is kept. */
+class FakeWebSocket {
+  static readonly OPEN = 1;
+  static opened: FakeWebSocket[] = [];
+  readyState = 0;
+  sent: { path: string; data: unknown }[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.opened.push(this);
+    setTimeout(() => {
+      this.readyState = 1;
+      this.onopen?.();
+    }, 0);
+  }
+  send(text: string) {
+    this.sent.push(JSON.parse(text) as { path: string; data: unknown });
+  }
+  close() {
+    this.readyState = 3;
+  }
+  say(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+}
+
+const alarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
+  id,
+  alertRecordId: id,
+  type: 'fall',
+  deviceId: 'RADAR-1',
+  deviceType: 21011,
+  alertType: 'FALL',
+  status: 1,
+  bunk: '101-1',
+  floorArea: null,
+  room: '101',
+  userName: 'Ada',
+  userId: 3,
+  alertLevel: 1,
+  timeStamp: 1_790_000_000 + id,
+  lastTime: 1_790_000_000 + id,
+  count: 1,
+  duration: 0,
+  text: `101 101-1: Ada has fallen (${id})`,
+  voiceWay: 0,
+  isRelieve: false,
+  releaseKind: 0,
+  relieveReason: null,
+  dealResult: null,
+  handlerName: null,
+  dealTime: null,
+  remark: null,
+  speechCount: 0,
+  speechStartTime: null,
+  providerId: 7,
+  ...over,
+});
+
+let settingsAnswer: (value: AlertLevelSettings) => void = () => undefined;
+const unDealRequests: unknown[] = [];
+const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+  const path = new URL(url, 'http://localhost').pathname;
+  const envelope = (data: unknown) => {
+    checkFakeAnswer(path, { status: 200, data });
+    return new Response(JSON.stringify({ status: 200, msg: 'ok', data }), {
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+  if (path === queryAlertLevel.path) return envelope(await new Promise((resolve) => (settingsAnswer = resolve)));
+  if (path === alarmLogUnDeal.path) {
+    unDealRequests.push(JSON.parse(String(init?.body)));
+    return envelope({ rows: [alarm(1)], total: 1, pageNum: 1, pageSize: 1000 });
+  }
+  return new Response(JSON.stringify({ status: 200, msg: 'ok', data: null }));
+});
+
+const Pending = () => {
+  const { pending, state } = useLiveAlarms();
+  return (
+    <div>
+      <span data-testid="state">{state}</span>
+      <span data-testid="pending">{pending.map((a) => a.id).join(',')}</span>
+    </div>
+  );
+};
+
+let i18n: I18n;
+const realFetch = globalThis.fetch;
+const realWebSocket = globalThis.WebSocket;
+beforeAll(async () => {
+  i18n = await englishI18n();
+});
+beforeEach(() => {
+  FakeWebSocket.opened = [];
+  unDealRequests.length = 0;
+  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+  sessionStore.signIn({
+    token: 't',
+    key: 'socket-key',
+    permissionType: 0,
+    voiceFlag: true,
+    role: 'TWO_ROLE',
+    providerRole: 'TWO_ROLE',
+    uploadDataFlag: false,
+    menuList: ['RealTime', 'alarm'],
+    landingPath: '/realMonitor/index',
+    userId: 1,
+    userName: 'home',
+    name: 'Home',
+    domain: null,
+    providerId: 7,
+    providerName: 'Home',
+    providerList: [],
+    currentProvider: null,
+    mustChangePassword: false,
+  } satisfies LoginResult);
+});
+afterEach(() => {
+  globalThis.fetch = realFetch;
+  globalThis.WebSocket = realWebSocket;
+  sessionStore.reset();
+  window.localStorage.clear();
+});
+
+describe('LiveAlarms', () => {
+  it('logs in with the key, loads the last hour’s pending alarms, and follows new alarms and releases', async () => {
+    const view = render(inTestShell(i18n, <LiveAlarms children={<Pending />} />));
+    await waitFor(() => expect(FakeWebSocket.opened).toHaveLength(1));
+    const [ws] = FakeWebSocket.opened;
+    await waitFor(() => expect(ws?.sent[0]).toEqual({ path: '/login', data: { key: 'socket-key' } }));
+    expect(ws?.url).toMatch(/\/websocket\?lang=en-US$/);
+    act(() => ws?.say({ path: '/login', code: 200 }));
+    await waitFor(() => expect(screen.getByTestId('pending')).toHaveTextContent('1'));
+    expect(screen.getByTestId('state')).toHaveTextContent('open');
+    const [check] = unDealRequests as { startTime: number; pageSize: number; order: string }[];
+    expect(check).toMatchObject({ pageSize: 1000, order: 'desc', orderBy: 'timeStamp' });
+    expect(Math.abs((check?.startTime ?? 0) - (Date.now() / 1000 - 3600))).toBeLessThan(5);
+
+    act(() => ws?.say({ path: '/alertNotify', data: alarm(2) }));
+    expect(screen.getByTestId('pending')).toHaveTextContent('2,1');
+    expect(ws?.sent.at(-1)).toEqual({
+      path: '/wsLog',
+      data: { key: 'socket-key', msg: { type: 'newAlarm', alertRecordId: 2 } },
+    });
+    expect(await screen.findByText('101 101-1: Ada has fallen (2)')).toBeInTheDocument();
+    // Kept per provider, so a reload shows them at once.
+    expect(JSON.parse(window.localStorage.getItem('pendingAlarms_7') ?? '[]')).toHaveLength(2);
+
+    act(() =>
+      ws?.say({ path: '/userStatusNotify', data: { ...alarm(1), alertType: 'RELIVE_ALERT', relievedType: 'FALL' } }),
+    );
+    expect(screen.getByTestId('pending')).toHaveTextContent(/^2$/);
+    expect(ws?.sent.at(-1)).toEqual({
+      path: '/wsLog',
+      data: { key: 'socket-key', msg: { type: 'relieveAlarm', alertRecordId: 1 } },
+    });
+
+    // The alarm settings arriving later must not tear the socket down.
+    await act(async () => {
+      settingsAnswer({
+        providerId: 7,
+        alertTypeL1: { pc: true, globalVoiceWay: 3 },
+        alertTypeL2: { pc: true, globalVoiceWay: 2 },
+        levelMap: defaultAlarmLevels(),
+        voiceFlag: true,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(FakeWebSocket.opened).toHaveLength(1);
+    view.unmount();
+  });
+});

@@ -1,0 +1,214 @@
+import {
+  alarmLogUnDeal,
+  CONSTANTS,
+  queryAlertLevel,
+  type AlarmRecord,
+  type SocketServerFrame,
+} from '@vigil/contract/browser';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button } from 'antd';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client.ts';
+import { useSession } from '../session/session-store.ts';
+import { AlarmSocket, socketUrl, type SocketState } from './alarm-socket.ts';
+import { AlarmVoice, browserClock, browserSpeaker } from './alarm-voice.ts';
+import { PendingAlarms } from './pending-alarms.ts';
+
+/** The query keys a pushed frame makes stale: the lists, the bell, the settings. */
+export const LIVE_KEYS = { alarms: ['alarms'], bell: ['alertFlag'], settings: ['alertLevel'] } as const;
+
+/** The alarm sound of voice mode 1 (apps/web/public/alarm.wav). */
+const ALARM_SOUND = '/alarm.wav';
+/** Menu entries whose roles hear alarms live. */
+const LIVE_MENUS = ['RealTime', 'alarm'];
+
+interface LiveAlarmsValue {
+  pending: AlarmRecord[];
+  state: SocketState;
+  /** The browser blocks sound until the user has interacted with the page. */
+  soundBlocked: boolean;
+  enableSound: () => void;
+  /** Removes a handled alarm at once (the socket's release follows). */
+  handled: (id: number) => void;
+}
+
+const LiveAlarmsContext = createContext<LiveAlarmsValue>({
+  pending: [],
+  state: 'closed',
+  soundBlocked: false,
+  enableSound: () => undefined,
+  handled: () => undefined,
+});
+
+export const useLiveAlarms = (): LiveAlarmsValue => useContext(LiveAlarmsContext);
+
+const hasBeenActive = (): boolean =>
+  (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive ?? true;
+
+/**
+ * Alarms as they happen (spec document 2 section 4): the socket, the pending list of the chosen
+ * provider, speech and sound by each alarm's voice mode, a 10 s notification unless the screen is
+ * under 768 px or the level's popups are off, and the screens' data refreshed by what is pushed.
+ */
+export const LiveAlarms = ({ children }: { children: ReactNode }) => {
+  const session = useSession();
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const { notification } = App.useApp();
+  const info = session.info;
+  const live = !!info && info.menuList.some((m) => LIVE_MENUS.includes(m));
+  const providerId = info?.currentProvider?.id ?? info?.providerId ?? 'all';
+  const key = live ? info.key : null;
+
+  const store = useMemo(() => new PendingAlarms(providerId), [providerId]);
+  const pending = useSyncExternalStore(store.subscribe, store.list);
+  const [state, setState] = useState<SocketState>('closed');
+  const [soundBlocked, setSoundBlocked] = useState(() => live && !hasBeenActive());
+
+  const settings = useQuery({
+    queryKey: LIVE_KEYS.settings,
+    queryFn: () => api(queryAlertLevel, {}),
+    enabled: live,
+    staleTime: 5 * 60_000,
+  });
+  // Read by the socket's handlers through a ref: a settings reload must not reconnect the socket.
+  const latest = useRef({ settings: settings.data, notification, t });
+  latest.current = { settings: settings.data, notification, t };
+
+  useEffect(() => {
+    if (!soundBlocked) return;
+    const unblock = () => setSoundBlocked(false);
+    window.addEventListener('pointerdown', unblock, { once: true });
+    window.addEventListener('keydown', unblock, { once: true });
+    return () => {
+      window.removeEventListener('pointerdown', unblock);
+      window.removeEventListener('keydown', unblock);
+    };
+  }, [soundBlocked]);
+
+  useEffect(() => {
+    if (!key) return;
+    let socket: AlarmSocket | undefined = undefined;
+    const voice = new AlarmVoice(browserSpeaker(ALARM_SOUND), browserClock, i18n.language, (id) =>
+      socket?.log('playAlarm', id),
+    );
+    const refresh = () => {
+      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.alarms });
+      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.bell });
+    };
+    // The last hour's pending alarms, newest first; speech starts again from them.
+    const checkPending = async () => {
+      const since = Math.floor(Date.now() / 1000) - CONSTANTS.pendingAlarmLookbackSeconds;
+      const page = await api(alarmLogUnDeal, {
+        startTime: since,
+        pageNum: 1,
+        pageSize: CONSTANTS.pendingAlarmPageSize,
+        orderBy: 'timeStamp',
+        order: 'desc',
+      });
+      store.replace(page.rows);
+      voice.clear();
+      for (const alarm of [...page.rows].reverse()) voice.add(alarm);
+      refresh();
+    };
+    const onFrame = (frame: Exclude<SocketServerFrame, { path: '/login' | '/hearBeat' }>) => {
+      switch (frame.path) {
+        case '/alertNotify':
+        case '/safeAlertNotify': {
+          const alarm = frame.data;
+          if (!store.add(alarm)) return;
+          socket?.log('newAlarm', alarm.id);
+          voice.add(alarm);
+          // Under 768 px the alarm is only heard: no popup (spec document 2 section 4).
+          const { settings: levels, notification, t } = latest.current;
+          const popup = (alarm.alertLevel === 1 ? levels?.alertTypeL1.pc : levels?.alertTypeL2.pc) ?? true;
+          if (window.innerWidth >= CONSTANTS.popupSuppressBelowPx && popup) {
+            notification.open({
+              key: `alarm-${alarm.id}`,
+              type: alarm.alertLevel === 1 ? 'error' : 'warning',
+              message: t('live.newAlarm', { level: alarm.alertLevel }),
+              description: alarm.text,
+              duration: CONSTANTS.notificationDisplayMs / 1000,
+            });
+          }
+          refresh();
+          return;
+        }
+        case '/userStatusNotify': {
+          if (store.release(frame.data.id)) socket?.log('relieveAlarm', frame.data.id);
+          voice.release(frame.data.id);
+          latest.current.notification.destroy(`alarm-${frame.data.id}`);
+          refresh();
+          return;
+        }
+        case '/dataChange':
+          void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.settings });
+          return;
+        case '/checkAlarm':
+          void checkPending().catch(() => undefined);
+          return;
+        case '/error':
+          return;
+      }
+    };
+    socket = new AlarmSocket({
+      url: socketUrl(window.location, i18n.language),
+      key,
+      onFrame,
+      onOpen: () => void checkPending().catch(() => undefined),
+      onState: setState,
+    });
+    socket.start();
+    return () => {
+      socket?.stop();
+      voice.clear();
+    };
+  }, [key, store, i18n.language, queryClient]);
+
+  const value = useMemo<LiveAlarmsValue>(
+    () => ({
+      pending,
+      state,
+      soundBlocked,
+      enableSound: () => {
+        // Called from a click: the browser now lets the page speak and play.
+        window.speechSynthesis?.speak(new SpeechSynthesisUtterance(''));
+        setSoundBlocked(false);
+      },
+      handled: (id) => store.release(id),
+    }),
+    [pending, state, soundBlocked, store],
+  );
+  return <LiveAlarmsContext.Provider value={value}>{children}</LiveAlarmsContext.Provider>;
+};
+
+/** The "enable sound" prompt: a night shift must never sit in front of a silent console. */
+export const SoundPrompt = () => {
+  const { t } = useTranslation();
+  const { soundBlocked, enableSound } = useLiveAlarms();
+  if (!soundBlocked) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      banner
+      data-testid="sound-prompt"
+      message={t('live.soundBlocked')}
+      action={
+        <Button size="small" type="primary" onClick={enableSound} data-testid="sound-enable">
+          {t('live.enableSound')}
+        </Button>
+      }
+    />
+  );
+};
