@@ -20,6 +20,7 @@ const BUILT: Record<string, Page> = {
   nurseManage: lazy(() => import('./features/caregivers/CaregiverManagePage.tsx')),
   addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
   alarm: lazy(() => import('./features/alarm-log/AlarmLogPage.tsx')),
+  remindsetting: lazy(() => import('./features/remind-setting/RemindSettingPage.tsx')),
 };
 
 // Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.

@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { PGlite } from '@electric-sql/pglite';
 import { topicOf } from '@vigil/contract';
 import { freePort } from '../../../test/free-port.ts';
+import { spawnServer } from '../../../test/spawned-server.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
-const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const ADMIN_PASSWORD = 'Crash-Test#2026';
 const DEVICE = 'CRASH-S1';
 const SECRET = 'crash-test-secret-0001';
@@ -29,39 +27,16 @@ describe('kill -9 in the middle of a stream of events', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const start = async (httpPort: number, mqttPort: number) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        MQTT_URL: '',
+  const start = async (httpPort: number, mqttPort: number) =>
+    (
+      await spawnServer({
         PORT: String(httpPort),
-        HOST: '127.0.0.1',
         MQTT_PORT: String(mqttPort),
         DATA_DIR: dataDir,
         VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        VIGIL_DEMO: '0',
-        LOG_LEVEL: 'warn',
         CONSOLE_DIR: dataDir,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    const end = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      const ready = await fetch(`http://127.0.0.1:${httpPort}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) return child;
-      if (Date.now() > end) throw new Error(`server not ready: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+      })
+    ).child;
 
   const api = async (httpPort: number, url: string, body: unknown, token?: string) => {
     const res = await fetch(`http://127.0.0.1:${httpPort}${url}`, {
