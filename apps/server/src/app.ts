@@ -19,6 +19,7 @@ import { Lifecycle } from './core/lifecycle.ts';
 import { EventStream } from './core/events.ts';
 import { LateLog } from './core/log.ts';
 import { Transactions } from './db/transactions.ts';
+import { RedisEventRelay } from './core/event-relay.ts';
 import { redactedError } from './http/log-redaction.ts';
 import { handlersOf } from './module.ts';
 import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
@@ -178,6 +179,12 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   services.events.reportErrorsTo((error, event) =>
     app.log.error({ err: redactedError(error), event: event.type }, 'event handler failed'),
   );
+  // With REDIS_URL, domain events go to and come from the other instances (alarms, settings).
+  const relay = deps.config.redisUrl
+    ? new RedisEventRelay(deps.config.redisUrl, services.events, services.log)
+    : undefined;
+  await relay?.start();
+  if (relay) app.addHook('onClose', () => relay.stop());
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
   const report = (part: string, error: unknown) =>

@@ -15,6 +15,8 @@ export interface DomainEvent {
 export interface PublishedEvent extends DomainEvent {
   id: number;
   at: Date;
+  /** Set when another instance committed it (relayed over the bus); absent for this instance's own. */
+  origin?: string;
 }
 
 export type EventHandler = (event: PublishedEvent) => void;

@@ -47,7 +47,7 @@ const migratedTemplate = (): Promise<PGlite> =>
   })());
 
 /** A fresh database on the PostgreSQL server, dropped by the returned cleanup. */
-const freshPostgres = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+export const freshPostgres = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('DATABASE_URL is not set');
   const name = `vigil_test_${randomBytes(6).toString('hex')}`;
