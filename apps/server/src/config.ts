@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { LANGUAGES, type Language } from '@vigil/contract';
 
 /** Where `npm run build:web` writes the console in a development clone. */
 export const DEFAULT_CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -95,6 +96,16 @@ const EnvSchema = z.object({
   TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // Raw device samples (original data screen) older than this many days are deleted (docs/operations.md).
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(31),
+  // Alarm notifications beyond the page (docs/alarms.md): an HTTP SMS gateway and a chat-app webhook.
+  SMS_URL: optionalUrl(['http', 'https']),
+  SMS_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(8, 'must be at least 8 characters').max(512).optional(),
+  ),
+  CHAT_WEBHOOK_URL: optionalUrl(['http', 'https']),
+  // An unhandled level 1 alarm is sent again to the lead caregivers after this many minutes.
+  ALARM_ESCALATE_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+  NOTIFY_LANGUAGE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LANGUAGES).default('zh-CN')),
   // The beds' local time zone (IANA name): alarm time ranges (sleep time, door at night) are read in it.
   TIME_ZONE: z.preprocess(
     (v) => (v === '' || v === undefined ? Intl.DateTimeFormat().resolvedOptions().timeZone : v),
@@ -160,6 +171,13 @@ export interface Config {
   cpuProfileDir: string | undefined;
   /** The beds' time zone: alarm time ranges are local times in it. */
   timeZone: string;
+  /** Alarm notifications: SMS gateway, chat webhook, escalation and the texts' language. */
+  notify: {
+    sms: { url: string; key: string | undefined } | undefined;
+    chatWebhook: string | undefined;
+    escalateAfterMs: number;
+    language: Language;
+  };
 }
 
 export class ConfigError extends Error {
@@ -214,5 +232,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     rawRetentionDays: e.RAW_RETENTION_DAYS,
     cpuProfileDir: e.CPU_PROFILE_DIR,
     timeZone: e.TIME_ZONE,
+    notify: {
+      sms: e.SMS_URL ? { url: e.SMS_URL, key: e.SMS_KEY } : undefined,
+      chatWebhook: e.CHAT_WEBHOOK_URL,
+      escalateAfterMs: e.ALARM_ESCALATE_MINUTES * 60_000,
+      language: e.NOTIFY_LANGUAGE,
+    },
   };
 };

@@ -756,3 +756,40 @@ export const alarmSettings = pgTable('alarm_setting', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: integer('updated_by'),
 });
+
+/**
+ * Alarm notifications beyond the page (SMS, chat-app webhook): an outbox, one row per alarm,
+ * channel, target and stage (1 on raise, 2 the escalation of an unhandled level 1 alarm), written
+ * after the alarm is committed and sent by the notifier with retries; its state is kept for the
+ * alarm's timeline. The unique key makes a repeated raise event (outbox relay after a crash) add
+ * nothing.
+ */
+export const alarmNotifications = pgTable(
+  'alarm_notification',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: bigint('alarm_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    providerId: integer('provider_id'),
+    /** sms | chat */
+    channel: text('channel').notNull(),
+    /** A phone number, or the webhook's name. */
+    target: text('target').notNull(),
+    caregiverId: integer('caregiver_id'),
+    stage: smallint('stage').notNull().default(1),
+    /** pending | sent | failed | cancelled (the alarm was released first) */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: ts('next_at').notNull(),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('alarm_notification_unique').on(t.alarmId, t.channel, t.target, t.stage),
+    index('alarm_notification_due')
+      .on(t.nextAt)
+      .where(sql`${t.state} = 'pending'`),
+  ],
+);

@@ -16,6 +16,8 @@ import { ALARM_EVENT, AlarmRunner } from './alarm-runner.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
 import { WatchDirectory } from './watch-directory.ts';
+import { AlarmNotifier } from './notify/alarm-notifier.ts';
+import { chatWebhook, httpSms } from './notify/channels.ts';
 
 export interface AlarmDeps {
   db: Db;
@@ -44,6 +46,11 @@ export const buildAlarmsModule = (
         name: 'alarm engine',
         start: (report) => services.runner.start(report),
         stop: () => services.runner.stop(),
+      },
+      {
+        name: 'alarm notifications',
+        start: (report) => services.notifier.start(report),
+        stop: () => services.notifier.stop(),
       },
     ],
   };
@@ -87,5 +94,20 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     },
     [ALARM_EVENT.handled],
   );
-  return { repo, engine, watch, runner, alarms, settings };
+  const channels = [
+    ...(deps.config.notify.sms ? [httpSms(deps.config.notify.sms.url, deps.config.notify.sms.key)] : []),
+    ...(deps.config.notify.chatWebhook ? [chatWebhook(deps.config.notify.chatWebhook)] : []),
+  ];
+  const notifier = new AlarmNotifier({
+    db: deps.db,
+    clock: deps.clock,
+    events: deps.events,
+    repo,
+    log: deps.log,
+    channels,
+    view: (id) => alarms.view(id),
+    language: deps.config.notify.language,
+    escalateAfterMs: deps.config.notify.escalateAfterMs,
+  });
+  return { repo, engine, watch, runner, alarms, settings, notifier };
 };
