@@ -96,7 +96,7 @@ export const buildServices = (deps: AppDeps) => {
     accounts: accounts.services.accounts,
     providers: providers.services.providers,
   };
-  const auth = buildAuthModule({ ...shared, config, signIn });
+  const auth = buildAuthModule({ ...shared, config, signIn, log });
   const system = buildSystemModule({ ...shared, settings, transactions });
   const facility = buildFacilityModule(shared);
   const care = buildCareModule(shared);

@@ -8,8 +8,10 @@ import type { ProviderService } from '../providers/provider.service.ts';
 import type { SettingsService } from '../system/settings.service.ts';
 import { authHandlers } from './auth.routes.ts';
 import { AuthService } from './auth.service.ts';
+import type { Log } from '../../core/log.ts';
 import { LoginGuard } from './login-guard.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { RedisLoginThrottle } from './redis-login-throttle.ts';
 import { RsaKeyService } from './rsa-key.service.ts';
 import { SessionPurge } from './session-purge.ts';
 import { SessionService } from './session.service.ts';
@@ -41,6 +43,7 @@ export interface AuthDeps {
   providers: ProviderService;
   /** Built by `buildSignIn` before accounts and providers. */
   signIn: SignIn;
+  log: Log;
 }
 
 export interface AuthServices extends SignIn {
@@ -54,7 +57,12 @@ export const buildAuthModule = (deps: AuthDeps): Module<AuthServices, ReturnType
   const { db, clock, config, audit, accounts, providers } = deps;
   const { store, loginGuard, rsa } = deps.signIn;
   const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers);
-  const throttle = new LoginThrottle(config.loginRateLimitPerMinute, clock);
+  const local = new LoginThrottle(config.loginRateLimitPerMinute, clock);
+  // With REDIS_URL the per-address limit is shared by every instance.
+  const shared = config.redisUrl
+    ? new RedisLoginThrottle(config.redisUrl, config.loginRateLimitPerMinute, clock, local, deps.log)
+    : undefined;
+  const throttle = shared ?? local;
   const auth = new AuthService(
     clock,
     accounts,
@@ -74,6 +82,7 @@ export const buildAuthModule = (deps: AuthDeps): Module<AuthServices, ReturnType
     parts: [
       // Ended sessions and stale failure counts go away while the server runs.
       { name: 'session purge', start: (fail) => sessionPurge.start(fail), stop: () => sessionPurge.stop() },
+      ...(shared ? [{ name: 'shared login limit', start: () => undefined, stop: () => shared.stop() }] : []),
     ],
   };
 };

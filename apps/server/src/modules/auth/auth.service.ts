@@ -33,13 +33,13 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly rsa: RsaKeyService,
     private readonly audit: AuditService,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: Pick<LoginThrottle, 'attempt'> | { attempt(ip: string): Promise<number> },
     private readonly ssoSecret: string | undefined,
     private readonly guard: LoginGuard,
   ) {}
 
-  private throttled(ip: string): void {
-    const wait = this.throttle.attempt(ip);
+  private async throttled(ip: string): Promise<void> {
+    const wait = await this.throttle.attempt(ip);
     if (wait > 0) throw fail('login.rateLimited', { seconds: wait });
   }
 
@@ -47,7 +47,7 @@ export class AuthService {
     input: { userName: string; passWord: string; from: LoginFrom; rsa: boolean },
     origin: Origin,
   ): Promise<LoginResult> {
-    this.throttled(origin.ip);
+    await this.throttled(origin.ip);
     const password = input.rsa ? this.rsa.decrypt(input.passWord) : input.passWord;
     await this.guard.assertOpen(input.userName, origin.ip);
     const account = await this.accounts.findByUserName(input.userName);
@@ -75,7 +75,7 @@ export class AuthService {
 
   /** Fast login: HMAC-SHA256(secret, userName + timestamp) in hex, within 5 minutes, each signature once. */
   async sso(input: { userName: string; secretPassword: string; timestamp: string; from: LoginFrom }, origin: Origin) {
-    this.throttled(origin.ip);
+    await this.throttled(origin.ip);
     if (!this.ssoSecret) throw fail('sso.disabled');
     const expected = createHmac('sha256', this.ssoSecret)
       .update(input.userName + input.timestamp)
