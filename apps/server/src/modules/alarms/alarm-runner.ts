@@ -159,7 +159,13 @@ export class AlarmRunner {
         eventIds.set(d, row.id);
       }
     }
-    if (decided.length) await this.store(tx, emit, decided, eventIds);
+    try {
+      if (decided.length) await this.store(tx, emit, decided, eventIds);
+    } catch (error) {
+      // The transaction fails with this: its retry decides these events afresh.
+      engine.undo(decided);
+      throw error;
+    }
     return () => engine.undo(decided);
   }
 
