@@ -36,9 +36,9 @@ const recordSpeech = async (session: BrowserSession) =>
     const said: string[] = [];
     (window as unknown as { __said: string[] }).__said = said;
     const synth = {
-      speak: (u: SpeechSynthesisUtterance) => {
+      speak: (u: { lang: string; text: string; onend: ((event: Event) => void) | null }) => {
         said.push(`${u.lang}|${u.text}`);
-        setTimeout(() => u.onend?.(new Event('end') as SpeechSynthesisEvent), 50);
+        setTimeout(() => u.onend?.(new Event('end')), 50);
       },
       cancel: () => undefined,
       getVoices: () => [],
