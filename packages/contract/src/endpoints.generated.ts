@@ -782,6 +782,18 @@ export const saveAlertLevel: EndpointOf<Calls['saveAlertLevel']> = {
   input: 'json',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
+export const bedAlarmSetting: EndpointOf<Calls['bedAlarmSetting']> = {
+  method: 'GET',
+  path: '/bunk/alarmSetting',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
+export const saveBedAlarmSetting: EndpointOf<Calls['saveBedAlarmSetting']> = {
+  method: 'POST',
+  path: '/bunk/saveAlarmSetting',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
 export const alertFlag: EndpointOf<Calls['alertFlag']> = {
   method: 'GET',
   path: '/monitor/alertFlag',

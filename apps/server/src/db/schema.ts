@@ -793,3 +793,19 @@ export const alarmNotifications = pgTable(
       .where(sql`${t.state} = 'pending'`),
   ],
 );
+
+/**
+ * A resident's own bed alarm rules (/bunk/saveAlarmSetting): durations, limits, time ranges and
+ * types switched off; without a row the defaults apply. Levels stay the provider's and community's.
+ */
+export const residentAlarmSettings = pgTable('resident_alarm_setting', {
+  residentId: integer('resident_id')
+    .primaryKey()
+    .references(() => residents.id, { onDelete: 'cascade' }),
+  providerId: integer('provider_id')
+    .notNull()
+    .references(() => providers.id),
+  rules: jsonb('rules').$type<Record<string, unknown>>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  updatedBy: integer('updated_by'),
+});

@@ -7,6 +7,7 @@
  *
  * A call or table the generator or snapshot does not understand fails loudly: teach it here.
  */
+import { defaultBedRules } from '../modules/alarms/bed-alarm-settings.service.ts';
 import { encodePng } from '../modules/system/png-fixture.ts';
 import { randomUUID } from 'node:crypto';
 import type { CallDef } from '@vigil/contract';
@@ -124,6 +125,7 @@ const OBJECT_SAMPLES: Record<string, unknown> = {
   alertTypeL1: { pc: true, globalVoiceWay: 3 },
   alertTypeL2: { pc: true, globalVoiceWay: 2 },
   levelMap: { DOOR: 2 },
+  rules: defaultBedRules(),
 };
 
 /** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { DEAL_RESULTS, RELIEVE_REASONS } from '../alarms.ts';
+import { DEAL_RESULTS, NO_MOTION_HOURS, RELIEVE_REASONS, SLEEP_ALARM_TYPES } from '../alarms.ts';
 import { defineCall, type BinaryBody } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
 import { ALARM_TYPES } from '../domain.ts';
 import type { Role } from '../roles.ts';
-import { intId, pageOf, pageQuery } from './common.ts';
+import { intId, nothing, pageOf, pageQuery } from './common.ts';
 
 /** Who sees and handles alarms: the care roles of the console and the app (spec document 1 §2). */
 export const ALARM_HANDLERS: readonly Role[] = ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'];
@@ -67,6 +67,53 @@ const listRequest = z.object({
 });
 
 const binary = z.custom<BinaryBody>();
+
+const hhmm = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.time' })
+  .describe('HH:mm, 00:00 to 23:59');
+const timeRange = z
+  .object({ start: hhmm, end: hhmm })
+  .describe('A daily range; an end before the start runs past midnight; equal ends: all day');
+const between = (min: number, max: number, what: string) => z.number().int().min(min).max(max).describe(what);
+
+/** A resident's bed alarm rules (the console's bed alarm settings): what the engine judges that bed by. */
+export const BedAlarmRulesSchema = z
+  .object({
+    off: z.array(z.enum(ALARM_TYPES)).max(ALARM_TYPES.length).describe('Alarm types not watched for this bed'),
+    durations: z.object({
+      leftBedTime: between(10, 86_400, 'Seconds out of bed before LEAVE_BED'),
+      breathStopDuration: between(5, 600, 'Seconds without breathing before BREATH_STOP'),
+      manyBodyMoveDuration: between(10, 7_200, 'Seconds of much movement before BODY_MOVE'),
+      noBodyMove: between(60, 86_400, 'Seconds without movement before NO_BODY_MOVE'),
+      noTurnOver: between(300, 86_400, 'Seconds without turning over before NO_TURN_OVER'),
+      breathExceptionDuration: between(10, 7_200, 'Seconds of abnormal breathing before BREATH_ABNORMAL'),
+      heartExceptionDuration: between(10, 7_200, 'Seconds of abnormal heart rate before HEART_ABNORMAL'),
+    }),
+    ranges: z.object(
+      Object.fromEntries(SLEEP_ALARM_TYPES.map((t) => [t, timeRange])) as Record<
+        (typeof SLEEP_ALARM_TYPES)[number],
+        typeof timeRange
+      >,
+    ),
+    breathMin: between(1, 60, 'Breaths a minute below which breathing is abnormal'),
+    breathMax: between(5, 100, 'Breaths a minute above which breathing is abnormal'),
+    heartMin: between(20, 200, 'Beats a minute below which the heart rate is abnormal'),
+    heartMax: between(40, 300, 'Beats a minute above which the heart rate is abnormal'),
+    bodyMoveAbove: between(1, 100, 'Movement (0–100) that counts as much movement'),
+    turnOverAbove: between(1, 100, 'Movement (0–100) that counts as turning over'),
+    doorRange: timeRange.describe('A door opened in this range raises DOOR'),
+    noMotionHours: z
+      .union(
+        NO_MOTION_HOURS.map((h) => z.literal(h)) as unknown as [z.ZodLiteral<8>, z.ZodLiteral<12>, z.ZodLiteral<24>],
+      )
+      .describe('Hours without motion before NO_MOTION'),
+    lowBatteryPercent: between(5, 50, 'Battery per cent at or below which LOW_BATTERY is raised'),
+  })
+  .refine((r) => r.breathMin < r.breathMax, { error: 'alarm.breathLimits', path: ['breathMax'] })
+  .refine((r) => r.heartMin < r.heartMax, { error: 'alarm.heartLimits', path: ['heartMax'] });
+export type BedAlarmRules = z.infer<typeof BedAlarmRulesSchema>;
 
 const voiceWay = z
   .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
@@ -213,6 +260,38 @@ export const alarmCalls = {
     }),
     result: AlertLevelSettingsSchema,
     summary: 'Change alarm levels, popups and voice ways; every console of the provider is told (/dataChange)',
+    tag: 'alarm',
+  }),
+  bedAlarmSetting: defineCall({
+    method: 'GET',
+    path: '/bunk/alarmSetting',
+    auth: SETTINGS_EDITORS,
+    input: 'query',
+    request: z.object({ userId: intId.describe('The resident') }),
+    result: z.object({
+      userId: z.number().int(),
+      rules: BedAlarmRulesSchema,
+      custom: z.boolean().describe("false: no rules of the resident's own, the defaults apply"),
+      updateTime: z.string().nullable(),
+    }),
+    summary:
+      "A resident's bed alarm rules (the console's bed alarm settings, /BunkManage/alarmSetting/:userId): " +
+      'durations, limits, time ranges and types switched off; the defaults when none were saved. Documented extra',
+    tag: 'alarm',
+  }),
+  saveBedAlarmSetting: defineCall({
+    method: 'POST',
+    path: '/bunk/saveAlarmSetting',
+    auth: SETTINGS_EDITORS,
+    input: 'json',
+    request: z.object({
+      userId: intId.describe('The resident'),
+      rules: BedAlarmRulesSchema.nullable().describe('null: back to the defaults'),
+    }),
+    result: nothing,
+    summary:
+      "Save a resident's bed alarm rules; the alarm engine applies them at once and the provider's consoles " +
+      'are told (/dataChange). Documented extra',
     tag: 'alarm',
   }),
   alertFlag: defineCall({

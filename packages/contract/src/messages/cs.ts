@@ -470,6 +470,8 @@ export const cs: Record<MessageKey, string> = {
   'alarm.device': 'Zařízení {deviceId}',
   'alarm.handledElsewhere': 'Tento alarm již byl vyřízen na jiném terminálu.',
   'alarm.notFound': 'Alarm neexistuje.',
+  'alarm.breathLimits': 'Dolní mez dechu musí být nižší než horní.',
+  'alarm.heartLimits': 'Dolní mez tepové frekvence musí být nižší než horní.',
   'field.result': 'Výsledek vyřízení',
   'sheet.name.alarms': 'Záznamy alarmů',
   // Alarm labels

@@ -492,6 +492,8 @@ export const de: Record<MessageKey, string> = {
   'alarm.device': 'Gerät {deviceId}',
   'alarm.handledElsewhere': 'Dieser Alarm wurde bereits an einem anderen Endgerät bearbeitet.',
   'alarm.notFound': 'Der Alarm existiert nicht.',
+  'alarm.breathLimits': 'Die untere Atemgrenze muss unter der oberen liegen.',
+  'alarm.heartLimits': 'Die untere Herzfrequenzgrenze muss unter der oberen liegen.',
   'field.result': 'Bearbeitungsergebnis',
   'sheet.name.alarms': 'Alarmprotokoll',
   // Alarm labels

@@ -479,6 +479,8 @@ export const fr: Record<MessageKey, string> = {
   'alarm.device': 'Appareil {deviceId}',
   'alarm.handledElsewhere': 'Cette alarme a déjà été traitée sur un autre terminal.',
   'alarm.notFound': 'L’alarme n’existe pas.',
+  'alarm.breathLimits': 'La limite basse de la respiration doit être inférieure à la limite haute.',
+  'alarm.heartLimits': 'La limite basse de la fréquence cardiaque doit être inférieure à la limite haute.',
   'field.result': 'Résultat du traitement',
   'sheet.name.alarms': 'Journal des alarmes',
   // Alarm labels

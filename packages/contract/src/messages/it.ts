@@ -481,6 +481,8 @@ export const itIT: Record<MessageKey, string> = {
   'alarm.device': 'Dispositivo {deviceId}',
   'alarm.handledElsewhere': 'Questo allarme è già stato gestito su un altro terminale.',
   'alarm.notFound': 'L’allarme non esiste.',
+  'alarm.breathLimits': 'Il limite inferiore del respiro deve essere sotto quello superiore.',
+  'alarm.heartLimits': 'Il limite inferiore della frequenza cardiaca deve essere sotto quello superiore.',
   'field.result': 'Esito della gestione',
   'sheet.name.alarms': 'Registro allarmi',
   // Alarm labels

@@ -476,6 +476,8 @@ export const ja: Record<MessageKey, string> = {
   'alarm.device': 'デバイス {deviceId}',
   'alarm.handledElsewhere': 'このアラームは別の端末ですでに対応済みです。',
   'alarm.notFound': 'アラームが存在しません。',
+  'alarm.breathLimits': '呼吸数の下限は上限より低くしてください。',
+  'alarm.heartLimits': '心拍数の下限は上限より低くしてください。',
   'field.result': '対応結果',
   'sheet.name.alarms': 'アラーム記録',
   // Alarm labels

@@ -464,6 +464,8 @@ export const ko: Record<MessageKey, string> = {
   'alarm.device': '기기 {deviceId}',
   'alarm.handledElsewhere': '이 알람은 이미 다른 단말기에서 처리되었습니다.',
   'alarm.notFound': '알람이 존재하지 않습니다.',
+  'alarm.breathLimits': '호흡수 하한은 상한보다 낮아야 합니다.',
+  'alarm.heartLimits': '심박수 하한은 상한보다 낮아야 합니다.',
   'field.result': '처리 결과',
   'sheet.name.alarms': '알람 기록',
   // Alarm labels

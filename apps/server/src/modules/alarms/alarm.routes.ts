@@ -2,6 +2,7 @@ import { callerOf } from '../../http/call-context.ts';
 import type { Handlers } from '../../http/register-calls.ts';
 import type { AlarmService } from './alarm.service.ts';
 import type { AlarmSettingsService } from './alarm-settings.service.ts';
+import type { BedAlarmSettingsService } from './bed-alarm-settings.service.ts';
 
 type AlarmCalls =
   | 'alarmLogUnDeal'
@@ -12,10 +13,16 @@ type AlarmCalls =
   | 'alarmTimeline'
   | 'alertFlag'
   | 'queryAlertLevel'
-  | 'saveAlertLevel';
+  | 'saveAlertLevel'
+  | 'bedAlarmSetting'
+  | 'saveBedAlarmSetting';
 
 /** Handlers of the alarm calls: input already validated, one service call each. */
-export const alarmHandlers = (alarms: AlarmService, settings: AlarmSettingsService): Pick<Handlers, AlarmCalls> => ({
+export const alarmHandlers = (
+  alarms: AlarmService,
+  settings: AlarmSettingsService,
+  beds: BedAlarmSettingsService,
+): Pick<Handlers, AlarmCalls> => ({
   alarmLogUnDeal: (input, ctx) => alarms.list(callerOf(ctx), input, true, ctx.lang),
   alarmLog: (input, ctx) => alarms.list(callerOf(ctx), input, false, ctx.lang),
   alarmDealStatus: (input, ctx) => alarms.one(callerOf(ctx), input.id, ctx.lang),
@@ -25,4 +32,6 @@ export const alarmHandlers = (alarms: AlarmService, settings: AlarmSettingsServi
   alertFlag: (_input, ctx) => alarms.alertFlag(callerOf(ctx)),
   queryAlertLevel: (input, ctx) => settings.query(callerOf(ctx), input.providerId),
   saveAlertLevel: (input, ctx) => settings.save(callerOf(ctx), input, ctx.ip),
+  bedAlarmSetting: (input, ctx) => beds.get(callerOf(ctx), input.userId),
+  saveBedAlarmSetting: (input, ctx) => beds.save(callerOf(ctx), input.userId, input.rules, ctx.ip),
 });

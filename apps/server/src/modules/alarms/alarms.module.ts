@@ -16,6 +16,7 @@ import { ALARM_EVENT, AlarmRunner } from './alarm-runner.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
 import { WatchDirectory } from './watch-directory.ts';
+import { BedAlarmSettingsService } from './bed-alarm-settings.service.ts';
 import { AlarmNotifier } from './notify/alarm-notifier.ts';
 import { chatWebhook, httpSms } from './notify/channels.ts';
 
@@ -40,7 +41,7 @@ export const buildAlarmsModule = (
   const services = buildAlarmServices(deps);
   return {
     services,
-    handlers: alarmHandlers(services.alarms, services.settings),
+    handlers: alarmHandlers(services.alarms, services.settings, services.bedSettings),
     parts: [
       {
         name: 'alarm engine',
@@ -60,7 +61,13 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   const repo = new AlarmRepository();
   const engine = new AlarmEngine(minuteOfDayIn(deps.config.timeZone));
   const settings = new AlarmSettingsService(deps.db, deps.clock, deps.transactions, deps.audit);
-  const watch = new WatchDirectory(deps.db, deps.clock, () => settings.all());
+  const bedSettings = new BedAlarmSettingsService(deps.db, deps.clock, deps.transactions, deps.audit);
+  const watch = new WatchDirectory(
+    deps.db,
+    deps.clock,
+    () => settings.all(),
+    () => bedSettings.all(),
+  );
   const runner = new AlarmRunner({
     db: deps.db,
     transactions: deps.transactions,
@@ -109,5 +116,5 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     language: deps.config.notify.language,
     escalateAfterMs: deps.config.notify.escalateAfterMs,
   });
-  return { repo, engine, watch, runner, alarms, settings, notifier };
+  return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier };
 };

@@ -1,4 +1,11 @@
-import { defaultAlarmRules, type AlarmLevel, type AlarmRules, type AlarmType, type VoiceWay } from '@vigil/contract';
+import {
+  defaultAlarmRules,
+  type AlarmLevel,
+  type AlarmRules,
+  type AlarmType,
+  type BedAlarmRules,
+  type VoiceWay,
+} from '@vigil/contract';
 import { gt, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -29,6 +36,7 @@ export class WatchDirectory {
   private communityOf = new Map<number, number>();
   private communityLevels = new Map<number, Partial<Record<AlarmType, AlarmLevel>>>();
   private providerSettings = new Map<number, ProviderAlarmSettings>();
+  private residentRules = new Map<number, BedAlarmRules>();
   /** Rules by provider and community, built once per load. */
   private rules = new Map<string, AlarmRules>();
   private absences = new Map<number, Absence[]>();
@@ -38,12 +46,13 @@ export class WatchDirectory {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: () => Promise<Map<number, ProviderAlarmSettings>>,
+    private readonly bedRules: () => Promise<Map<number, BedAlarmRules>> = () => Promise.resolve(new Map()),
     private readonly reloadMs = 30_000,
   ) {}
 
   async load(): Promise<void> {
     const now = this.clock.now();
-    const [residentRows, communityRows, absenceRows, providerSettings] = await Promise.all([
+    const [residentRows, communityRows, absenceRows, providerSettings, residentRules] = await Promise.all([
       this.db
         .select({ id: residents.id, communityId: residents.communityId })
         .from(residents)
@@ -58,10 +67,12 @@ export class WatchDirectory {
         .from(residentAbsences)
         .where(or(isNull(residentAbsences.endsAt), gt(residentAbsences.endsAt, now))),
       this.settings(),
+      this.bedRules(),
     ]);
     this.communityOf = new Map(residentRows.flatMap((r) => (r.communityId ? [[r.id, r.communityId]] : [])));
     this.communityLevels = new Map(communityRows.map((c) => [c.id, storedAlarmSettings(c.alarmConfig)?.levels ?? {}]));
     this.providerSettings = providerSettings;
+    this.residentRules = residentRules;
     this.rules = new Map();
     const absences = new Map<number, Absence[]>();
     for (const a of absenceRows) absences.set(a.residentId, [...(absences.get(a.residentId) ?? []), a]);
@@ -87,14 +98,14 @@ export class WatchDirectory {
   /** The rules of a device of a provider watching a resident: levels from the community, else the provider. */
   rulesOf(providerId: number | null, residentId: number | null): AlarmRules {
     const community = residentId === null ? undefined : this.communityOf.get(residentId);
-    const key = `${providerId}:${community}`;
+    const own = residentId === null ? undefined : this.residentRules.get(residentId);
+    // A resident with rules of their own has a rule set of their own; the others share theirs.
+    const key = own ? `r${residentId}` : `${providerId}:${community}`;
     let rules = this.rules.get(key);
     if (!rules) {
       const provider = providerId === null ? undefined : this.providerSettings.get(providerId);
-      rules = {
-        ...defaultAlarmRules(),
-        levels: resolveLevels(provider, community === undefined ? undefined : this.communityLevels.get(community)),
-      };
+      const levels = resolveLevels(provider, community === undefined ? undefined : this.communityLevels.get(community));
+      rules = { ...defaultAlarmRules(), ...own, levels };
       this.rules.set(key, rules);
     }
     return rules;
