@@ -9,6 +9,7 @@ const BUILT: Record<string, Page> = {
   accountmanager: lazy(() => import('./features/accounts/AccountManagePage.tsx')),
   platSet: lazy(() => import('./features/settings/PlatSetPage.tsx')),
   BunkManage: lazy(() => import('./features/facility/BunkManagePage.tsx')),
+  settingAlarm: lazy(() => import('./features/bed-alarm/BedAlarmSettingPage.tsx')),
   PeopleManage: lazy(() => import('./features/residents/ResidentManagePage.tsx')),
   addAndEditUser: lazy(() => import('./features/residents/ResidentEditPage.tsx')),
   deviceManage: lazy(() => import('./features/devices/SleepDevicePage.tsx')),

@@ -24,4 +24,5 @@ export type { BunkConflict, NameProblem } from './calls/facility.ts';
 export type { DeviceRowProblem } from './calls/devices.ts';
 export type { ResidentRow } from './calls/residents.ts';
 export type { AlarmRecord, AlertLevelSettings } from './calls/alarms.ts';
+export type { BedAlarmRules } from './calls/alarms.ts';
 export type { RelieveNotice, SocketClientFrame, SocketServerFrame } from './socket.ts';

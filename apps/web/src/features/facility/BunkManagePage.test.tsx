@@ -10,6 +10,7 @@ import {
   type SessionInfo,
 } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
+import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 
@@ -428,9 +429,36 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
   it('offers the per-bed settings disabled until their releases arrive', async () => {
     signInAs('TWO_ROLE');
     await open();
-    for (const key of ['alarm', 'badge', 'fence', 'sleep']) {
+    for (const key of ['badge', 'fence', 'sleep']) {
       for (const button of screen.getAllByTestId(`setting-${key}`)) expect(button).toBeDisabled();
     }
+  });
+
+  it("links an occupied bed to its resident's alarm settings, and explains why a free bed has none", async () => {
+    signInAs('TWO_ROLE');
+    const AlarmSettingProbe = () => {
+      const { userId } = useParams();
+      const state = useLocation().state as { userName?: string } | null;
+      return <div data-testid="alarm-setting-probe">{`${userId ?? ''} ${state?.userName ?? ''}`}</div>;
+    };
+    render(
+      inTestShell(
+        i18n,
+        <Routes>
+          <Route path="/" element={<BunkManagePage />} />
+          <Route path="/BunkManage/alarmSetting/:userId" element={<AlarmSettingProbe />} />
+        </Routes>,
+      ),
+    );
+    await screen.findByText('Zhang Min', undefined, { timeout: 10_000 });
+    const free = within(bedRow('2')).getByTestId('setting-alarm');
+    expect(free).toBeDisabled();
+    await expectReason(free, 'No resident in this bed: alarm settings belong to the resident.');
+    const link = within(bedRow('1')).getByTestId('setting-alarm');
+    expect(link).toHaveAttribute('href', '/BunkManage/alarmSetting/7');
+    expect(link).toHaveAccessibleName('Alarm settings');
+    fireEvent.click(link);
+    expect(await screen.findByTestId('alarm-setting-probe')).toHaveTextContent('7 Zhang Min');
   });
 
   it('exports the list as filtered, without paging', async () => {

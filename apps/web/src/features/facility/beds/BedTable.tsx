@@ -6,6 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { api } from '../../../shared/api/client.ts';
 import { ConfirmLink } from '../../../shared/ui/crud.tsx';
 import { RefusableButton } from '../../../shared/ui/Refused.tsx';
@@ -14,9 +15,11 @@ import type { Bed } from '../facility-model.ts';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
 import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
+/** The bed alarm settings screen of a resident (route settingAlarm). */
+const alarmSettingPath = (userId: number) => `/BunkManage/alarmSetting/${userId}`;
+
 /** Per-bed settings whose screens arrive with the monitoring and report releases. */
 const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
-  { key: 'alarm', icon: <BellOutlined /> },
   { key: 'badge', icon: <IdcardOutlined /> },
   { key: 'fence', icon: <AimOutlined /> },
   { key: 'sleep', icon: <MoonOutlined /> },
@@ -44,6 +47,7 @@ export interface BedTableProps {
 /** Beds with path (and remark), mattress, device and resident; edit, check out, delete and the per-bed settings. */
 export const BedTable = (props: BedTableProps) => {
   const { t } = useTranslation('facility');
+  const navigate = useNavigate();
   const onError = useApiError();
   const { message } = App.useApp();
   const done = (key: string) => () => {
@@ -136,8 +140,26 @@ export const BedTable = (props: BedTableProps) => {
     {
       title: t('settings.title'),
       key: 'settings',
-      render: () => (
+      render: (_, bed) => (
         <Space size={0}>
+          {/* The resident's own alarm rules: a link (new tab works too), opened in place on a plain click. */}
+          <RefusableButton
+            type="text"
+            size="small"
+            icon={<BellOutlined />}
+            refusal={bed.userId === null ? t('settings.alarmNoResident') : undefined}
+            href={bed.userId === null ? undefined : alarmSettingPath(bed.userId)}
+            onClick={(event) => {
+              if (bed.userId === null || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+              event.preventDefault();
+              void navigate(alarmSettingPath(bed.userId), {
+                state: { userName: bed.userName, bed: `${bed.roomName} / ${bed.name}` },
+              });
+            }}
+            title={bed.userId === null ? undefined : t('settings.alarm')}
+            aria-label={t('settings.alarm')}
+            data-testid="setting-alarm"
+          />
           {LATER_SETTINGS.map((s) => (
             <RefusableButton
               key={s.key}

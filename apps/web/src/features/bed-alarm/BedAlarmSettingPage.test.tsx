@@ -1,0 +1,277 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  bedAlarmSetting,
+  saveBedAlarmSetting,
+  type BedAlarmRules,
+  type EndpointRequest,
+  type EndpointResult,
+} from '@vigil/contract/browser';
+import type { i18n as I18n } from 'i18next';
+import { Route, Routes } from 'react-router';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dirtyForms } from '../../shared/ui/dirty-forms.ts';
+import { checkFakeAnswer } from '../../test/contract-fakes.ts';
+import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { defaultRules } from './bed-alarm-model.ts';
+import BedAlarmSettingPage from './BedAlarmSettingPage.tsx';
+
+type Setting = EndpointResult<typeof bedAlarmSetting>;
+type SaveBody = EndpointRequest<typeof saveBedAlarmSetting>;
+
+const USER_ID = 7;
+const SAVED_AT = '2026-05-04T08:30:00.000Z';
+
+/** A resident with no rules of their own. */
+const defaults = (): Setting => ({ userId: USER_ID, rules: defaultRules(), custom: false, updateTime: null });
+/** A resident whose own rules switch FENCE and SMOKE off and watch the night only for leaving the bed. */
+const ownRules = (): Setting => {
+  const rules = defaultRules();
+  return {
+    userId: USER_ID,
+    rules: {
+      ...rules,
+      off: ['SMOKE', 'FENCE'],
+      ranges: { ...rules.ranges, LEAVE_BED: { start: '21:00', end: '07:00' } },
+      breathMax: 26,
+    },
+    custom: true,
+    updateTime: SAVED_AT,
+  };
+};
+
+interface Refusal {
+  status: number;
+  msg: string;
+  msgKey?: string;
+  field?: string;
+}
+
+/** What the fake server holds, and how it answers a save when a test says so. */
+const state = {
+  setting: defaults(),
+  refuseSave: null as null | Refusal,
+};
+
+const envelope = (path: string, data: unknown, refusal?: Refusal) => {
+  const body = refusal ? { ...refusal, data: null } : { status: 200, msg: 'ok', data };
+  // A fake answers only what the real server may: checked against the contract's call.
+  checkFakeAnswer(path, body);
+  return new Response(JSON.stringify(body), { status: 200 });
+};
+
+const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+  const { pathname, searchParams } = new URL(url, 'http://localhost');
+  if (pathname === bedAlarmSetting.path) {
+    expect(searchParams.get('userId')).toBe(String(USER_ID));
+    return envelope(pathname, structuredClone(state.setting));
+  }
+  if (pathname === saveBedAlarmSetting.path) {
+    if (state.refuseSave) return envelope(pathname, null, state.refuseSave);
+    const body = JSON.parse(String(init?.body)) as SaveBody;
+    state.setting = body.rules
+      ? { userId: USER_ID, rules: body.rules as BedAlarmRules, custom: true, updateTime: SAVED_AT }
+      : defaults();
+    return envelope(pathname, null);
+  }
+  throw new Error(`unexpected call ${pathname}`);
+});
+
+const realFetch = globalThis.fetch;
+let i18n: I18n;
+beforeAll(async () => {
+  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  i18n = await englishI18n();
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
+beforeEach(() => {
+  state.setting = defaults();
+  state.refuseSave = null;
+  fetchMock.mockClear();
+});
+
+const requestsTo = (path: string) =>
+  fetchMock.mock.calls.filter(([url]) => new URL(url, 'http://localhost').pathname === path);
+const saveBodies = () =>
+  requestsTo(saveBedAlarmSetting.path).map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+
+const renderPage = (path = `/BunkManage/alarmSetting/${USER_ID}`) =>
+  render(
+    inTestShell(
+      i18n,
+      <Routes>
+        <Route path="/BunkManage/alarmSetting/:userId" element={<BedAlarmSettingPage />} />
+      </Routes>,
+      path,
+    ),
+  );
+const show = async () => {
+  renderPage();
+  await screen.findByTestId('bed-alarm-form');
+};
+
+const watchedSwitch = (label: string) => screen.getByRole('switch', { name: label });
+const durationInput = (label: string) => screen.getByLabelText(`${label}: Raised after`);
+const saveButton = () => screen.getByTestId('bed-alarm-save');
+const typeInto = (input: HTMLElement, value: string) => {
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
+};
+
+describe('BedAlarmSettingPage', () => {
+  it('shows the defaults of a resident with no rules of their own', async () => {
+    await show();
+    expect(screen.getByTestId('bed-alarm-state')).toHaveTextContent('Defaults');
+    expect(screen.queryByTestId('bed-alarm-updated')).not.toBeInTheDocument();
+    expect(screen.getByText('Resident ID 7')).toBeInTheDocument();
+    expect(screen.getByTestId('bed-alarm-back')).toHaveAttribute('href', '/BunkManage/index');
+
+    // The seven sleep-monitor alarms, each watched all day with its default duration.
+    expect(document.querySelectorAll('tr[data-row-key]')).toHaveLength(7);
+    expect(watchedSwitch('Breathing stopped')).toBeChecked();
+    expect(durationInput('Left the bed')).toHaveValue('600');
+    expect(screen.getByText('10 min')).toBeInTheDocument();
+    expect(screen.getByTestId('range-LEAVE_BED-allDay')).toBeChecked();
+    // The door watches the night; the other sensors are all watched.
+    expect(screen.getByTestId('range-door-allDay')).not.toBeChecked();
+    expect(within(screen.getByTestId('range-door')).getByText('past midnight')).toBeInTheDocument();
+    expect(within(screen.getByTestId('bed-alarm-others')).getAllByRole('switch')).toHaveLength(14);
+    expect(watchedSwitch('Smoke')).toBeChecked();
+    expect(screen.getByLabelText('Breathing rate at most')).toHaveValue('30');
+    expect(screen.getByRole('radio', { name: '12 h' })).toBeChecked();
+
+    expect(saveButton()).toBeDisabled();
+    // Nothing of their own to drop.
+    expect(screen.getByTestId('bed-alarm-defaults')).toBeDisabled();
+    expect(requestsTo(bedAlarmSetting.path)).toHaveLength(1);
+  });
+
+  it('shows own rules with when they were saved', async () => {
+    state.setting = ownRules();
+    await show();
+    expect(screen.getByTestId('bed-alarm-state')).toHaveTextContent('Own settings');
+    expect(screen.getByTestId('bed-alarm-updated')).toHaveTextContent(/^Saved \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(watchedSwitch('Smoke')).not.toBeChecked();
+    expect(screen.getByTestId('range-LEAVE_BED-allDay')).not.toBeChecked();
+    expect(screen.getByTestId('bed-alarm-defaults')).toBeEnabled();
+  });
+
+  it('sends the whole rules with the changes, says so, and is clean again', async () => {
+    await show();
+    fireEvent.click(watchedSwitch('Breathing stopped'));
+    typeInto(durationInput('Left the bed'), '60');
+    expect(await screen.findByTestId('bed-alarm-unsaved')).toBeInTheDocument();
+    expect(dirtyForms.any()).toBe(true);
+    // An alarm not watched keeps its values, shown but not editable.
+    expect(durationInput('Breathing stopped')).toBeDisabled();
+    await waitFor(() => expect(saveButton()).toBeEnabled());
+    fireEvent.click(saveButton());
+
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    const rules = defaultRules();
+    expect(saveBodies()).toEqual([
+      {
+        userId: USER_ID,
+        rules: { ...rules, off: ['BREATH_STOP'], durations: { ...rules.durations, leftBedTime: 60 } },
+      },
+    ]);
+    // The settings are read again: now the resident's own.
+    await waitFor(() => expect(requestsTo(bedAlarmSetting.path)).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTestId('bed-alarm-state')).toHaveTextContent('Own settings'));
+    expect(watchedSwitch('Breathing stopped')).not.toBeChecked();
+    expect(durationInput('Left the bed')).toHaveValue('60');
+    await waitFor(() => expect(saveButton()).toBeDisabled());
+    expect(screen.queryByTestId('bed-alarm-unsaved')).not.toBeInTheDocument();
+    expect(dirtyForms.any()).toBe(false);
+  });
+
+  it('keeps FENCE switched off (it has its own settings) when saving other changes', async () => {
+    state.setting = ownRules();
+    await show();
+    fireEvent.click(watchedSwitch('Smoke'));
+    await waitFor(() => expect(saveButton()).toBeEnabled());
+    fireEvent.click(saveButton());
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    expect(saveBodies()).toEqual([{ userId: USER_ID, rules: { ...ownRules().rules, off: ['FENCE'] } }]);
+  });
+
+  it('checks limits in the form: out of range, and the lower limit not below the upper one', async () => {
+    await show();
+    typeInto(screen.getByLabelText('Breathing rate at least'), '40');
+    typeInto(screen.getByLabelText('Breathing rate at most'), '35');
+    typeInto(durationInput('Left the bed'), '5');
+    fireEvent.click(saveButton());
+    expect(await screen.findByText('The lower breathing limit must be below the upper one.')).toBeInTheDocument();
+    expect(await screen.findByText('Enter a whole number from 10 to 86400.')).toBeInTheDocument();
+    expect(saveBodies()).toEqual([]);
+
+    // Raising the upper limit clears its message (it depends on the lower one).
+    typeInto(screen.getByLabelText('Breathing rate at most'), '45');
+    await waitFor(() =>
+      expect(screen.queryByText('The lower breathing limit must be below the upper one.')).not.toBeInTheDocument(),
+    );
+  });
+
+  it("shows the server's message when the save is refused, and keeps the changes", async () => {
+    state.refuseSave = {
+      status: 400,
+      msg: 'The lower breathing limit must be below the upper one.',
+      msgKey: 'alarm.breathLimits',
+      field: 'rules.breathMax',
+    };
+    await show();
+    typeInto(screen.getByLabelText('Breathing rate at most'), '20');
+    await waitFor(() => expect(saveButton()).toBeEnabled());
+    fireEvent.click(saveButton());
+    // On the field the server names.
+    expect(await screen.findByText('The lower breathing limit must be below the upper one.')).toBeInTheDocument();
+    expect(saveBodies()).toHaveLength(1);
+    expect(screen.getByLabelText('Breathing rate at most')).toHaveValue('20');
+    expect(saveButton()).toBeEnabled();
+    expect(dirtyForms.any()).toBe(true);
+    expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+  });
+
+  it('"Back to defaults" asks, drops the own rules and shows the defaults', async () => {
+    state.setting = ownRules();
+    await show();
+    fireEvent.click(screen.getByTestId('bed-alarm-defaults'));
+    expect((await screen.findAllByText('Go back to the default alarm settings?')).length).toBeGreaterThan(0);
+    expect(saveBodies()).toEqual([]);
+    fireEvent.click(screen.getByTestId('bed-alarm-defaults-ok'));
+
+    expect(await screen.findByText('The default alarm settings apply again.')).toBeInTheDocument();
+    expect(saveBodies()).toEqual([{ userId: USER_ID, rules: null }]);
+    await waitFor(() => expect(screen.getByTestId('bed-alarm-state')).toHaveTextContent('Defaults'));
+    expect(watchedSwitch('Smoke')).toBeChecked();
+    expect(screen.getByTestId('range-LEAVE_BED-allDay')).toBeChecked();
+    expect(screen.getByTestId('bed-alarm-defaults')).toBeDisabled();
+    expect(dirtyForms.any()).toBe(false);
+  });
+
+  it('"All day" sets equal ends, and unticking it brings back the hours', async () => {
+    state.setting = ownRules();
+    await show();
+    const allDay = screen.getByTestId('range-LEAVE_BED-allDay');
+    fireEvent.click(allDay);
+    await waitFor(() => expect(allDay).toBeChecked());
+    fireEvent.click(allDay);
+    await waitFor(() => expect(allDay).not.toBeChecked());
+    // Back where it was loaded: nothing to save.
+    await waitFor(() => expect(saveButton()).toBeDisabled());
+
+    fireEvent.click(allDay);
+    await waitFor(() => expect(saveButton()).toBeEnabled());
+    fireEvent.click(saveButton());
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    const body = saveBodies()[0] as SaveBody;
+    expect(body.rules?.ranges.LEAVE_BED).toEqual({ start: '00:00', end: '00:00' });
+  });
+
+  it('says so for an address that names no resident, and asks the server nothing', async () => {
+    renderPage('/BunkManage/alarmSetting/abc');
+    expect(await screen.findByTestId('bed-alarm-not-found')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
