@@ -519,7 +519,7 @@ const Header = ({ userId, setting }: { userId: number | null; setting: Setting |
           )}
         </Space>
         {userId !== null && (
-          <Space size={16} wrap style={{ marginTop: 4 }} data-testid="bed-alarm-resident">
+          <Space size={16} wrap style={{ marginTop: 4, display: 'flex' }} data-testid="bed-alarm-resident">
             {state?.userName && <Typography.Text strong>{state.userName}</Typography.Text>}
             {state?.bed && <Typography.Text type="secondary">{t('header.bed', { bed: state.bed })}</Typography.Text>}
             <Typography.Text type="secondary">{t('header.residentId', { id: userId })}</Typography.Text>
