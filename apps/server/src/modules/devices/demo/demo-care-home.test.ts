@@ -49,8 +49,15 @@ describe('the demo care home', () => {
     // The home's own login sees its devices, one of every kind, online.
     let token = '';
     const client = createClient({ baseUrl: deps.api, getToken: () => token });
-    token = (await client.call(adminLogin, { userName: 'demohome', passWord: demo.login?.password ?? '', rsa: false }))
-      .token;
+    const login = await client.call(adminLogin, {
+      userName: 'demohome',
+      passWord: demo.login?.password ?? '',
+      rsa: false,
+    });
+    token = login.token;
+    // A class 2 home: its login lands on real-time monitoring and may open the alarm screens.
+    expect(login).toMatchObject({ providerRole: 'TWO_ROLE', landingPath: '/realMonitor/index' });
+    expect(login.menuList).toEqual(expect.arrayContaining(['RealTime', 'alarm', 'remindsetting']));
     await app.services.devices.live.writer.flush();
     const list = await client.call(deviceCalls.getDeviceList, { pageNum: 1, pageSize: 100 });
     expect(list.total).toBe(demo.plan.devices.length);

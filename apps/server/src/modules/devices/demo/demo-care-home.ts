@@ -147,6 +147,18 @@ const createDemo = async (
   const userName = 'demohome';
   const password = generatePassword();
   const admin = await adminSession(deps);
+  // A class 1 group with the home as its class 2 provider: the home's login opens real-time
+  // monitoring and the alarm screens, which a class 1 provider without a home cannot.
+  const group = await must(
+    'creating the group',
+    admin.call(insertProvider, {
+      name: 'Sunrise Demo Group',
+      userName: 'demogroup',
+      passWord: generatePassword(),
+      rsa: false,
+      remark: 'Demo (VIGIL_DEMO)',
+    }),
+  );
   const provider = await must(
     'creating the provider',
     admin.call(insertProvider, {
@@ -154,6 +166,7 @@ const createDemo = async (
       userName,
       passWord: password,
       rsa: false,
+      parentId: group.id,
       remark: 'Demo (VIGIL_DEMO)',
     }),
   );
