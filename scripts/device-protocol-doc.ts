@@ -99,12 +99,24 @@ export const renderProtocolTables = (): string =>
     END,
   ].join('\n');
 
-/** The whole document with its generated section replaced, formatted as the repository formats Markdown. */
-export const renderProtocolDoc = async (current: string): Promise<string> => {
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  if (start < 0 || end < start) throw new Error('docs/device-protocol.md lost its generated-section markers');
-  const next = current.slice(0, start) + renderProtocolTables() + current.slice(end + END.length);
-  const options = (await prettier.resolveConfig(PROTOCOL_DOC_PATH.pathname)) ?? {};
+/**
+ * A Markdown document with the part between `start` and `end` (both kept) replaced by `section`,
+ * formatted as the repository formats Markdown: how every generated doc is rewritten.
+ */
+export const withGeneratedSection = async (
+  current: string,
+  markers: { start: string; end: string },
+  section: string,
+  file: URL,
+): Promise<string> => {
+  const start = current.indexOf(markers.start);
+  const end = current.indexOf(markers.end);
+  if (start < 0 || end < start) throw new Error(`${file.pathname} lost its generated-section markers`);
+  const next = current.slice(0, start) + section + current.slice(end + markers.end.length);
+  const options = (await prettier.resolveConfig(file.pathname)) ?? {};
   return prettier.format(next, { ...options, parser: 'markdown' });
 };
+
+/** The whole document with its generated section replaced. */
+export const renderProtocolDoc = (current: string): Promise<string> =>
+  withGeneratedSection(current, { start: START, end: END }, renderProtocolTables(), PROTOCOL_DOC_PATH);
