@@ -809,3 +809,39 @@ export const residentAlarmSettings = pgTable('resident_alarm_setting', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: integer('updated_by'),
 });
+
+// ---------------------------------------------------------------------------
+// Live monitoring (issue 10).
+
+/** An account's focus residents: the cards of /realMonitor/index, in the order they were added. */
+export const focusResidents = pgTable(
+  'focus_resident',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    residentId: integer('resident_id')
+      .notNull()
+      .references(() => residents.id, { onDelete: 'cascade' }),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    addedAt: ts('added_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'focus_resident_pk', columns: [t.accountId, t.residentId] }),
+    index('focus_resident_resident_idx').on(t.residentId),
+  ],
+);
+
+/**
+ * The sleep-monitor conditions a device has shown for a while without an alarm yet (its engine's
+ * duration clocks), written every few seconds so a restart goes on counting instead of starting
+ * over: a resident out of bed for 25 of 30 minutes is not left another 30.
+ */
+export const alarmSpells = pgTable('alarm_spell', {
+  deviceId: text('device_id').primaryKey(),
+  /** Alarm type → when its condition began (ms since the epoch). */
+  spells: jsonb('spells').$type<Record<string, number>>().notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

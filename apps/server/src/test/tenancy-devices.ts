@@ -117,6 +117,7 @@ export const seedDevices = async (
         at: now,
         detail: {},
         eventId: null,
+        counts: true,
       },
     ]);
     if (!raised) throw new Error(`seed alarm of ${deviceId}`);

@@ -18,7 +18,7 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
-import { ALARM_EVENT, type AlarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT, alarmPayload, type AlarmPayload } from './alarm-runner.ts';
 
 const SECRET = 'alarm-flow-secret-00001';
 
@@ -160,6 +160,40 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
     expect(await openOf('ALM-SLP1', 'BREATH_STOP')).toEqual([]);
     const steps = await app.services.alarms.repo.timeline(app.database.db, alarm?.id ?? 0);
     expect(steps.map((s) => s.step)).toEqual(['raised', 'released']);
+  });
+
+  it('an alarm another instance raised is held here and released here when its condition clears here', async () => {
+    // With an external broker the device's telemetry is shared out between instances.
+    const [placed] = await alarmsOf('ALM-SLP1');
+    if (!placed) throw new Error('the breathing alarm of the test above');
+    const [elsewhere] = await app.services.alarms.repo.raise(app.database.db, [
+      {
+        ...placed,
+        alertType: 'HEART_ABNORMAL',
+        level: 2,
+        startedAt: clock.now(),
+        at: clock.now(),
+        detail: {},
+        eventId: null,
+        counts: false,
+      },
+    ]);
+    if (!elsewhere) throw new Error('raised elsewhere');
+    app.services.events.publish([
+      {
+        id: 0,
+        at: clock.now(),
+        origin: 'instance-b',
+        type: ALARM_EVENT.raised,
+        providerId: elsewhere.alarm.providerId,
+        payload: { alarm: alarmPayload(elsewhere.alarm) },
+      },
+    ]);
+    expect(app.services.alarms.engine.openTypes('ALM-SLP1').has('HEART_ABNORMAL')).toBe(true);
+    clock.advance(1000);
+    await ingest('ALM-SLP1', 'telemetry', { hr: 70, rr: 14, inBed: true, asleep: true, move: 5 });
+    await app.services.alarms.runner.flush();
+    expect(await openOf('ALM-SLP1', 'HEART_ABNORMAL')).toEqual([]);
   });
 
   it('a device going offline raises CONNECTION; back online releases it', async () => {

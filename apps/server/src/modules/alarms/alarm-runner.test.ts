@@ -7,6 +7,7 @@ import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-di
 import { DeviceFeed } from '../devices/ingest/device-feed.ts';
 import { AlarmRunner, type StoredEventRow } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
+import type { AlarmSpellStore } from './alarm-spell.store.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Subject } from './engine/engine-types.ts';
 import type { WatchDirectory } from './watch-directory.ts';
@@ -45,7 +46,7 @@ describe('AlarmRunner in the events’ transaction', () => {
             lastAt: at,
             releasedAt: null,
           },
-          repeat: false,
+          outcome: 'raised',
         }));
       },
       release: async () => [],
@@ -70,6 +71,11 @@ describe('AlarmRunner in the events’ transaction', () => {
       directory: { get: () => context } as unknown as DeviceDirectory,
       feed: new DeviceFeed(),
       repo,
+      spells: {
+        load: async () => [],
+        save: async () => undefined,
+        remove: async () => undefined,
+      } as unknown as AlarmSpellStore,
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
     const row: StoredEventRow = {

@@ -10,6 +10,7 @@ import { BacklogFull, BatchQueue } from '../devices/ingest/batch-queue.ts';
 import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-directory.ts';
 import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/device-feed.ts';
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
+import type { AlarmSpellStore } from './alarm-spell.store.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Decision, Subject } from './engine/engine-types.ts';
 import type { WatchDirectory } from './watch-directory.ts';
@@ -44,6 +45,12 @@ export type StoredEventRow = StoredDeviceEvent & { id: number };
 /** How long the empty-room clock of an infrared sensor looks back for its last motion at start. */
 const MOTION_LOOKBACK_MS = 25 * 3_600_000;
 
+/**
+ * Duration clocks are written this often, those that have run this long: a restart goes on from
+ * them if they were written within the freshness window (a longer outage starts them over).
+ */
+export const SPELLS = { writeEveryMs: 10_000, minHeldMs: 30_000, freshMs: 60_000 } as const;
+
 export interface AlarmRunnerDeps {
   db: Db;
   transactions: Transactions;
@@ -53,8 +60,10 @@ export interface AlarmRunnerDeps {
   directory: DeviceDirectory;
   feed: DeviceFeed;
   repo: AlarmRepository;
+  spells: AlarmSpellStore;
   log: Log;
   tickMs?: number;
+  spellWriteMs?: number;
 }
 
 /**
@@ -67,6 +76,10 @@ export interface AlarmRunnerDeps {
 export class AlarmRunner {
   private readonly writer: BatchQueue<Decision>;
   private timer: NodeJS.Timeout | undefined;
+  private spellTimer: NodeJS.Timeout | undefined;
+  /** Devices whose spells this instance wrote last time: removed when theirs end. */
+  private spellsWritten = new Set<string>();
+  private spellWrite: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private started = false;
   private markReady: () => void = () => undefined;
@@ -102,6 +115,13 @@ export class AlarmRunner {
       });
     }
     engine.restore(open);
+    for (const stored of await this.deps.spells.load()) {
+      // Every row is this instance's to replace or remove at its next write; only fresh ones go on.
+      this.spellsWritten.add(stored.deviceId);
+      if (now.getTime() - stored.updatedAt.getTime() > SPELLS.freshMs) continue;
+      const context = directory.get(stored.deviceId) ?? (await directory.lookup(stored.deviceId));
+      if (context) engine.resume(watch.subject(context, now), stored.spells, now);
+    }
     const lastMotion = await db
       .select({ deviceId: deviceEvents.deviceId, at: max(deviceEvents.occurredAt) })
       .from(deviceEvents)
@@ -120,15 +140,56 @@ export class AlarmRunner {
     this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'status']);
     this.timer = setInterval(() => this.enqueue(engine.tick(clock.now())), this.deps.tickMs ?? 1000);
     this.timer.unref();
+    this.spellTimer = setInterval(() => void this.writeSpells(), this.deps.spellWriteMs ?? SPELLS.writeEveryMs);
+    this.spellTimer.unref();
     this.markReady();
   }
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    if (this.spellTimer) clearInterval(this.spellTimer);
+    this.timer = this.spellTimer = undefined;
     this.deps.watch.stop();
     await this.writer.close();
+    // A rolling restart goes on counting from here.
+    if (this.started) await this.writeSpells();
+  }
+
+  /** Writes the duration clocks that have run a while; one write at a time, failures logged and retried next time. */
+  writeSpells(): Promise<void> {
+    this.spellWrite ??= (async () => {
+      const now = this.deps.clock.now();
+      const spells = this.deps.engine.spells(now, SPELLS.minHeldMs);
+      const ended = [...this.spellsWritten].filter((id) => !spells.has(id));
+      try {
+        await this.deps.spells.save(spells, now);
+        await this.deps.spells.remove(ended);
+        this.spellsWritten = new Set(spells.keys());
+      } catch (error) {
+        this.deps.log.warn({ err: String(error) }, 'alarm duration clocks not written; retrying');
+      }
+    })().finally(() => (this.spellWrite = undefined));
+    return this.spellWrite;
+  }
+
+  /**
+   * An alarm raised or released by another instance (relayed): this engine sees part of the
+   * same device's telemetry when the broker shares it out, so it holds the alarm open (and
+   * releases it when the condition clears here) or takes its spell as done.
+   */
+  heardElsewhere(type: (typeof ALARM_EVENT)['raised' | 'released'], alarm: AlarmPayload): void {
+    const key = { deviceId: alarm.deviceId, type: alarm.alertType as AlarmType };
+    if (type === ALARM_EVENT.released) {
+      this.deps.engine.closed(key, 'released elsewhere');
+      return;
+    }
+    const context = this.deps.directory.get(alarm.deviceId);
+    if (!context) return;
+    const now = this.deps.clock.now();
+    this.deps.engine.restore([
+      { key, subject: this.deps.watch.subject(context, now), since: new Date(alarm.startedAt) },
+    ]);
   }
 
   /** Decisions waiting for the writer (for /readyz and the tests). */
@@ -260,8 +321,12 @@ export class AlarmRunner {
       at: d.at,
       detail: d.detail,
       eventId,
+      counts: d.counts,
     };
-    for (const { alarm, repeat } of await this.deps.repo.raise(tx, [raise])) {
+    for (const { alarm, outcome } of await this.deps.repo.raise(tx, [raise])) {
+      // Raised by another instance already: nothing new to record or tell.
+      if (outcome === 'open') continue;
+      const repeat = outcome === 'repeated';
       timeline.push({
         alarmId: alarm.id,
         at: d.at,

@@ -21,6 +21,7 @@ const raise = (over: Partial<AlarmRaise> = {}): AlarmRaise => ({
   at: T0,
   detail: {},
   eventId: null,
+  counts: true,
   ...over,
 });
 
@@ -41,8 +42,8 @@ describeEachDb('alarm store (%s)', (target) => {
     const deviceId = device();
     const [first] = await repo.raise(db, [raise({ deviceId })]);
     const [second] = await repo.raise(db, [raise({ deviceId, at: later(5) })]);
-    expect(first).toMatchObject({ repeat: false, alarm: { count: 1 } });
-    expect(second).toMatchObject({ repeat: true, alarm: { id: first?.alarm.id, count: 2, lastAt: later(5) } });
+    expect(first).toMatchObject({ outcome: 'raised', alarm: { count: 1 } });
+    expect(second).toMatchObject({ outcome: 'repeated', alarm: { id: first?.alarm.id, count: 2, lastAt: later(5) } });
     // Another type of the same device is another alarm.
     const [fall] = await repo.raise(db, [raise({ deviceId, alertType: 'FALL' })]);
     expect(fall?.alarm.id).not.toBe(first?.alarm.id);
@@ -57,10 +58,28 @@ describeEachDb('alarm store (%s)', (target) => {
       );
       const ids = new Set(results.map(([r]) => r?.alarm.id));
       expect(ids.size).toBe(1);
-      expect(results.map(([r]) => r?.repeat).sort()).toEqual([false, true]);
+      expect(results.map(([r]) => r?.outcome).sort()).toEqual(['raised', 'repeated']);
       const open = (await repo.open(db)).filter((a) => a.deviceId === deviceId);
       expect(open).toHaveLength(1);
       expect(open[0]?.count).toBe(2);
+    }
+  });
+
+  it('a condition raised again while its alarm is open (another instance) leaves the alarm as it was', async () => {
+    const db = test.database.db;
+    for (let trial = 0; trial < 10; trial++) {
+      const deviceId = device();
+      const spell = raise({ deviceId, alertType: 'LEAVE_BED', counts: false, detail: { duration: 900 } });
+      const results = await Promise.all(
+        [0, 5].map((ms) =>
+          transact(db, (tx) => repo.raise(tx, [{ ...spell, at: later(ms), detail: { duration: ms } }])),
+        ),
+      );
+      expect(results.map(([r]) => r?.outcome).sort()).toEqual(['open', 'raised']);
+      const open = (await repo.open(db)).filter((a) => a.deviceId === deviceId);
+      expect(open).toHaveLength(1);
+      expect(open[0]).toMatchObject({ count: 1 });
+      expect(open[0]?.lastAt).toEqual(results.find(([r]) => r?.outcome === 'raised')?.[0]?.alarm.lastAt);
     }
   });
 
@@ -73,7 +92,7 @@ describeEachDb('alarm store (%s)', (target) => {
     // Released already: a second release changes nothing.
     expect(await repo.release(db, deviceId, ['SMOKE'], RELEASE_KIND.automatic, later(2000))).toEqual([]);
     const [again] = await repo.raise(db, [raise({ deviceId, alertType: 'SMOKE', at: later(3000) })]);
-    expect(again).toMatchObject({ repeat: false, alarm: { count: 1 } });
+    expect(again).toMatchObject({ outcome: 'raised', alarm: { count: 1 } });
     expect(again?.alarm.id).not.toBe(first?.alarm.id);
   });
 

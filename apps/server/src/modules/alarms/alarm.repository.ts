@@ -1,5 +1,5 @@
 import type { AlarmLevel, AlarmType, ReleaseKind } from '@vigil/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { alarms, alarmTimeline } from '../../db/schema.ts';
 
@@ -19,12 +19,17 @@ export interface AlarmRaise {
   at: Date;
   detail: Record<string, unknown>;
   eventId: number | null;
+  /** A new occurrence counted on the open alarm; false for a condition that merely still holds. */
+  counts: boolean;
 }
 
-/** A raise as stored: a new alarm, or a repeat of the open one (its count grown). */
+/**
+ * A raise as stored: a new alarm; a repeat counted on the open one; or, for a condition raised
+ * again while its alarm is open (by another instance, say), the open alarm unchanged.
+ */
 export interface Raised {
   alarm: AlarmRow;
-  repeat: boolean;
+  outcome: 'raised' | 'repeated' | 'open';
 }
 
 export type TimelineStep =
@@ -61,7 +66,7 @@ export class AlarmRepository {
     const out: Raised[] = [];
     // One statement per alarm: two raises of one key in a single multi-row insert would be refused.
     for (const r of raises) {
-      const [alarm] = await db
+      const [row] = await db
         .insert(alarms)
         .values({
           providerId: r.providerId,
@@ -81,14 +86,20 @@ export class AlarmRepository {
         .onConflictDoUpdate({
           target: [alarms.deviceId, alarms.alertType],
           targetWhere: sql`${alarms.releaseKind} = 0`,
-          set: {
-            count: sql`${alarms.count} + 1`,
-            lastAt: sql`greatest(${alarms.lastAt}, excluded.last_at)`,
-            detail: sql`excluded.detail`,
-          },
+          // An update even when nothing changes: RETURNING then answers the open alarm.
+          set: r.counts
+            ? {
+                count: sql`${alarms.count} + 1`,
+                lastAt: sql`greatest(${alarms.lastAt}, excluded.last_at)`,
+                detail: sql`excluded.detail`,
+              }
+            : { count: sql`${alarms.count}` },
         })
-        .returning();
-      if (alarm) out.push({ alarm, repeat: alarm.count > 1 });
+        // xmax is 0 on a row this statement inserted, and set on one it updated.
+        .returning({ ...getTableColumns(alarms), inserted: sql<boolean>`(xmax = 0)` });
+      if (!row) continue;
+      const { inserted, ...alarm } = row;
+      out.push({ alarm, outcome: inserted ? 'raised' : r.counts ? 'repeated' : 'open' });
     }
     return out;
   }

@@ -12,7 +12,8 @@ import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
 import { AlarmService } from './alarm.service.ts';
 import { ALARM_SETTINGS_CHANGED, AlarmSettingsService } from './alarm-settings.service.ts';
-import { ALARM_EVENT, AlarmRunner } from './alarm-runner.ts';
+import { ALARM_EVENT, AlarmRunner, type AlarmPayload } from './alarm-runner.ts';
+import { AlarmSpellStore } from './alarm-spell.store.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
 import { WatchDirectory } from './watch-directory.ts';
@@ -77,6 +78,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     directory: deps.gateway.directory,
     feed: deps.gateway.feed,
     repo,
+    spells: new AlarmSpellStore(deps.db),
     log: deps.log,
   });
   deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
@@ -100,6 +102,17 @@ const buildAlarmServices = (deps: AlarmDeps) => {
       engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType }, 'handled');
     },
     [ALARM_EVENT.handled],
+  );
+  // Raised or released on another instance (which took part of the same device's telemetry).
+  deps.events.subscribe(
+    (event) => {
+      if (event.origin === undefined) return;
+      runner.heardElsewhere(
+        event.type as (typeof ALARM_EVENT)['raised' | 'released'],
+        event.payload.alarm as AlarmPayload,
+      );
+    },
+    [ALARM_EVENT.raised, ALARM_EVENT.released],
   );
   const channels = [
     ...(deps.config.notify.sms ? [httpSms(deps.config.notify.sms.url, deps.config.notify.sms.key)] : []),

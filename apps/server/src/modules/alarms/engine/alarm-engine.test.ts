@@ -213,6 +213,80 @@ describe('sleep-monitor duration alarms', () => {
   });
 });
 
+describe('several instances and restarts', () => {
+  const stop = { ...calm, rr: 0 };
+
+  it('an alarm another instance raised is held open here and released when its condition clears here', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor');
+    const t0 = at('02:00');
+    feed(engine, s, stop, t0, 10);
+    // Relayed: instance A raised it; this instance's share of the samples had not reached 30 s.
+    engine.restore([{ key: { deviceId: s.deviceId, type: 'BREATH_STOP' }, subject: s, since: t0 }]);
+    expect(raises(feed(engine, s, stop, new Date(t0.getTime() + 10_000), 40))).toEqual([]);
+    expect(releases(engine.vitals(s, calm, new Date(t0.getTime() + 50_000)))).toEqual([
+      { type: 'BREATH_STOP', kind: RELEASE_KIND.automatic },
+    ]);
+  });
+
+  it('a spell released elsewhere is not raised again here while its condition holds', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor');
+    const t0 = at('02:00');
+    feed(engine, s, stop, t0, 20);
+    engine.closed({ deviceId: s.deviceId, type: 'BREATH_STOP' }, 'released elsewhere');
+    expect(raises(feed(engine, s, stop, new Date(t0.getTime() + 20_000), 40))).toEqual([]);
+    engine.vitals(s, calm, new Date(t0.getTime() + 60_000));
+    expect(raises(feed(engine, s, stop, new Date(t0.getTime() + 61_000), 31))).toEqual(['BREATH_STOP']);
+  });
+
+  it('conditions are raised as not counted, new occurrences as counted', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const bed = subject('sleep_monitor');
+    const [spell] = feed(engine, bed, stop, at('02:00'), 31).filter((d) => d.op === 'raise');
+    expect(spell).toMatchObject({ key: { type: 'BREATH_STOP' }, counts: false });
+    const button = subject('sos_button');
+    const [sos] = engine.event(button, { name: 'sos', detail: {}, at: at('02:00') }, at('02:00'));
+    expect(sos).toMatchObject({ key: { type: 'SOS' }, counts: true });
+    const [offline] = engine.event(button, { name: 'offline', detail: {}, at: at('02:00') }, at('02:00'));
+    expect(offline).toMatchObject({ key: { type: 'CONNECTION' }, counts: false });
+  });
+
+  it('spells that ran a while are reported for writing, and a restart resumes them once a sample confirms', () => {
+    const first = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor');
+    const out = { ...calm, inBed: false, hr: 0, rr: 0 };
+    const t0 = at('02:00');
+    feed(first, s, out, t0, 480);
+    const now = new Date(t0.getTime() + 480_000);
+    const spells = first.spells(now, 30_000);
+    expect(spells.get(s.deviceId)).toEqual({ LEAVE_BED: t0.getTime() });
+    // Short spells are not worth writing.
+    expect(first.spells(new Date(t0.getTime() + 20_000), 30_000).size).toBe(0);
+
+    const second = new AlarmEngine(minuteOfDay);
+    const restart = new Date(now.getTime() + 15_000);
+    second.resume(s, spells.get(s.deviceId) ?? {}, restart);
+    // No sample yet: the clock is not trusted enough to raise on.
+    expect(raises(second.tick(new Date(t0.getTime() + 700_000)))).toEqual([]);
+    // The next sample confirms it: ten minutes since t0 come 105 s later, not ten minutes later.
+    const resumed = feed(second, s, out, new Date(restart.getTime() + 5_000), 101);
+    expect(raises(resumed)).toEqual(['LEAVE_BED']);
+    expect(resumed.find((d) => d.op === 'raise')).toMatchObject({ since: t0 });
+  });
+
+  it('a resumed spell the first sample contradicts starts over', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor');
+    const out = { ...calm, inBed: false, hr: 0, rr: 0 };
+    const t0 = at('02:00');
+    const restart = new Date(t0.getTime() + 590_000);
+    engine.resume(s, { LEAVE_BED: t0.getTime() }, restart);
+    engine.vitals(s, calm, new Date(restart.getTime() + 1_000));
+    expect(raises(feed(engine, s, out, new Date(restart.getTime() + 2_000), 60))).toEqual([]);
+  });
+});
+
 describe('event alarms', () => {
   const event = (
     engine: AlarmEngine,

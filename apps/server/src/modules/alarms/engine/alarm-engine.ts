@@ -27,6 +27,15 @@ const RAISING: Readonly<Record<string, AlarmType>> = {
 /** What the radar's own "fall cancelled" releases. */
 const FALL_TYPES: readonly AlarmType[] = ['FALL', 'FALL_SUSPECTED', 'SITTING_UP'];
 
+/** Alarms of a condition that holds for a while: raised once per spell, never counted again. */
+const CONDITIONS: ReadonlySet<AlarmType> = new Set<AlarmType>([
+  ...SLEEP_ALARM_TYPES,
+  'NO_MOTION',
+  'CONNECTION',
+  'LOW_BATTERY',
+  'MAT_DISLODGED',
+]);
+
 /** What a device's or a watch's release button clears: everything but the device's own faults. */
 const RELEASED_BY_BUTTON: readonly AlarmType[] = ALARM_TYPES.filter((t) => ALARM_SOURCE[t] !== 'device');
 
@@ -35,6 +44,8 @@ interface DeviceState {
   open: Set<AlarmType>;
   sleep?: SleepTrackers;
   lastVitalsAt?: Date;
+  /** Duration clocks carried over a restart: nothing is raised on them until a sample confirms them. */
+  resumed?: boolean;
   /** Infrared sensors: the last motion (or when the sensor was first watched). */
   lastMotionAt?: Date;
 }
@@ -83,16 +94,56 @@ export class AlarmEngine {
   }
 
   /**
-   * An alarm closed outside the engine (handled by a caregiver) or whose raise could not be
-   * stored. A handled sleep-monitor alarm is not raised again until its condition has cleared;
-   * one that was never stored is decided afresh.
+   * An alarm closed outside the engine (handled by a caregiver, or released by another
+   * instance) or whose raise could not be stored. A sleep-monitor alarm closed elsewhere is not
+   * raised again while its condition holds here: that spell is done. One never stored is
+   * decided afresh.
    */
-  closed(key: AlarmKey, how: 'handled' | 'not stored'): void {
+  closed(key: AlarmKey, how: 'handled' | 'released elsewhere' | 'not stored'): void {
     const state = this.devices.get(key.deviceId);
     if (!state) return;
     state.open.delete(key.type);
     const tracker = this.sleepTracker(state, key.type);
-    if (tracker && how === 'not stored') tracker.raised = false;
+    if (!tracker) return;
+    if (how === 'not stored') tracker.raised = false;
+    else if (tracker.since) tracker.raised = true;
+  }
+
+  /**
+   * Duration clocks of sleep-monitor conditions that had held for a while without an alarm:
+   * device → type → since (ms), of devices heard from within the gap. What a restart resumes.
+   */
+  spells(now: Date, minHeldMs: number): Map<string, Record<string, number>> {
+    const out = new Map<string, Record<string, number>>();
+    for (const [deviceId, state] of this.devices) {
+      if (!state.sleep || !state.lastVitalsAt) continue;
+      if (now.getTime() - state.lastVitalsAt.getTime() > VITALS_GAP_MS) continue;
+      let spells: Record<string, number> | undefined;
+      for (const type of SLEEP_ALARM_TYPES) {
+        const tracker = state.sleep[type];
+        if (!tracker.since || tracker.raised || now.getTime() - tracker.since.getTime() < minHeldMs) continue;
+        (spells ??= {})[type] = tracker.since.getTime();
+      }
+      if (spells) out.set(deviceId, spells);
+    }
+    return out;
+  }
+
+  /**
+   * After a restart: these conditions had held since the given times when last written. The
+   * clocks go on from there once the device's next sample (within the gap) still shows them;
+   * a sample that does not, or a longer silence, starts them over.
+   */
+  resume(subject: Subject, spells: Readonly<Record<string, number>>, now: Date): void {
+    const state = this.stateOf(subject);
+    const trackers = (state.sleep ??= newTrackers());
+    for (const type of SLEEP_ALARM_TYPES) {
+      const since = spells[type];
+      if (since === undefined || trackers[type].raised || trackers[type].since) continue;
+      trackers[type].since = new Date(since);
+    }
+    state.lastVitalsAt ??= now;
+    state.resumed = true;
   }
 
   /**
@@ -167,6 +218,7 @@ export class AlarmEngine {
     const trackers = (state.sleep ??= newTrackers());
     const gap = !state.lastVitalsAt || at.getTime() - state.lastVitalsAt.getTime() > VITALS_GAP_MS;
     state.lastVitalsAt = at;
+    state.resumed = false;
     const { rules } = subject;
     const minute = this.minuteOfDay(at);
     for (const type of SLEEP_ALARM_TYPES) {
@@ -205,7 +257,12 @@ export class AlarmEngine {
     const out: Decision[] = [];
     for (const state of this.devices.values()) {
       const { subject } = state;
-      if (state.sleep && state.lastVitalsAt && now.getTime() - state.lastVitalsAt.getTime() <= VITALS_GAP_MS) {
+      if (
+        state.sleep &&
+        !state.resumed &&
+        state.lastVitalsAt &&
+        now.getTime() - state.lastVitalsAt.getTime() <= VITALS_GAP_MS
+      ) {
         const minute = this.minuteOfDay(now);
         for (const type of SLEEP_ALARM_TYPES)
           if (watched(type, subject.rules, minute) && subject.occupied) this.due(state, type, now, out);
@@ -247,7 +304,15 @@ export class AlarmEngine {
     const { subject } = state;
     if (subject.rules.off.includes(type)) return;
     state.open.add(type);
-    out.push({ op: 'raise', key: { deviceId: subject.deviceId, type }, subject, since, at: now, detail });
+    out.push({
+      op: 'raise',
+      key: { deviceId: subject.deviceId, type },
+      subject,
+      since,
+      at: now,
+      detail,
+      counts: !CONDITIONS.has(type),
+    });
   }
 
   private release(

@@ -34,6 +34,12 @@ export type Decision =
       at: Date;
       /** What the condition measured, for the alarm's text and record (duration in seconds, the value). */
       detail: Record<string, number | string | boolean>;
+      /**
+       * A new occurrence (a second SOS press, smoke reported again): counted on the open alarm.
+       * false for a condition that holds (a spell, offline, low battery): raising it while it is
+       * open, as another instance may, changes nothing.
+       */
+      counts: boolean;
     }
   | { op: 'release'; key: AlarmKey; subject: Subject; at: Date; kind: Exclude<ReleaseKind, 0 | 1> };
 
