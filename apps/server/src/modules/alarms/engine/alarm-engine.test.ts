@@ -245,7 +245,7 @@ describe('several instances and restarts', () => {
     const bed = subject('sleep_monitor');
     const [spell] = feed(engine, bed, stop, at('02:00'), 31).filter((d) => d.op === 'raise');
     expect(spell).toMatchObject({ key: { type: 'BREATH_STOP' }, counts: false });
-    const button = subject('sos_button');
+    const button = subject('emergency_button');
     const [sos] = engine.event(button, { name: 'sos', detail: {}, at: at('02:00') }, at('02:00'));
     expect(sos).toMatchObject({ key: { type: 'SOS' }, counts: true });
     const [offline] = engine.event(button, { name: 'offline', detail: {}, at: at('02:00') }, at('02:00'));
