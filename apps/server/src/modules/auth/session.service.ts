@@ -11,6 +11,7 @@ import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { AuthOutcome, Authenticator } from '../../http/register-calls.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import { ScopeCache } from './scope-cache.ts';
 import { hashToken, type SessionStore } from './session.store.ts';
 
 /** Touching last-seen on every request would write on every call; once a minute is enough for idle expiry. */
@@ -26,7 +27,10 @@ export class SessionService implements Authenticator {
     private readonly idleMs: number,
     private readonly accounts: AccountService,
     private readonly providers: ProviderService,
-  ) {}
+    private readonly scopes: ScopeCache = new ScopeCache(),
+  ) {
+    providers.onTreeChanged(() => scopes.clear());
+  }
 
   async authenticate(token: string): Promise<AuthOutcome> {
     if (token.length > 128) return { kind: 'missing' };
@@ -56,13 +60,15 @@ export class SessionService implements Authenticator {
       await this.store.repo.touch(this.store.db, session.id, now);
     }
     const role = account.role as Role;
-    const permitted = account.permissionType === 1 ? await this.accounts.permittedProviderIds(account.id) : [];
-    const scope = await this.providers.scopeFor({
-      role,
-      providerId: account.providerId,
-      permissionType: account.permissionType,
-      permittedProviderIds: permitted,
-    });
+    // A data-permission change ends the account's sessions, so a session's scope changes only with the provider tree.
+    const scope = await this.scopes.get(`${session.id}:${account.providerId}:${account.permissionType}`, async () =>
+      this.providers.scopeFor({
+        role,
+        providerId: account.providerId,
+        permissionType: account.permissionType,
+        permittedProviderIds: account.permissionType === 1 ? await this.accounts.permittedProviderIds(account.id) : [],
+      }),
+    );
     const providerClass = provider ? (provider.providerClass === 1 ? 1 : 2) : null;
     const caller: Caller = {
       sessionId: session.id,

@@ -44,6 +44,17 @@ export class ProviderService {
     private readonly sessions: SessionStore,
   ) {}
 
+  private readonly treeListeners = new Set<() => void>();
+
+  /** Called after a commit that added or removed a provider (scopes derived from the tree are stale). */
+  onTreeChanged(listener: () => void): void {
+    this.treeListeners.add(listener);
+  }
+
+  private treeChanged(): void {
+    for (const listener of this.treeListeners) listener();
+  }
+
   findById(id: number, tx: Executor = this.db) {
     return this.repo.findById(tx, id);
   }
@@ -143,7 +154,7 @@ export class ProviderService {
   }
 
   async create(caller: Caller, input: NewProvider, ip: string) {
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       let parentId: number | null;
       if (caller.role === 'ONE_ROLE') parentId = caller.providerId;
       else if (isPlatformRole(caller.role)) parentId = input.parentId ?? null;
@@ -197,6 +208,8 @@ export class ProviderService {
       );
       return { id: row.id, initialPassword };
     });
+    this.treeChanged();
+    return created;
   }
 
   /** A provider's own platform name and logo (/settings/platSet); `logoUrl` undefined keeps the logo. */
@@ -279,5 +292,6 @@ export class ProviderService {
         tx,
       );
     });
+    this.treeChanged();
   }
 }
