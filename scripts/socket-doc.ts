@@ -1,5 +1,8 @@
 import {
   AlarmRecordSchema,
+  calls,
+  DATA_CHANGE_TOUCHES,
+  FRAME_TOUCHES,
   SOCKET_CLOSE,
   SOCKET_PATH,
   SOCKET_TIMING,
@@ -45,6 +48,9 @@ const frames = (schema: JsonSchema): string => {
   return ['| `path` | carries |', '| --- | --- |', ...rows].join('\n');
 };
 
+const pathsOf = (names: readonly (keyof typeof calls)[]): string =>
+  names.map((name) => `\`${calls[name].path}\``).join(', ');
+
 export const renderSocketFrames = (): string =>
   [
     START,
@@ -66,6 +72,17 @@ export const renderSocketFrames = (): string =>
     '### Server → console',
     '',
     frames(json(SocketServerFrameSchema)),
+    '',
+    '### What a pushed frame makes stale',
+    '',
+    'A console reloads the answers of these calls when the frame arrives (`FRAME_TOUCHES` and `DATA_CHANGE_TOUCHES` in the contract):',
+    '',
+    '| frame | calls to reload |',
+    '| --- | --- |',
+    ...Object.entries(FRAME_TOUCHES).map(([frame, names]) => `| \`${frame}\` | ${pathsOf(names)} |`),
+    ...Object.entries(DATA_CHANGE_TOUCHES).map(
+      ([what, names]) => `| \`/dataChange\` \`${what}\` | ${pathsOf(names)} |`,
+    ),
     '',
     '### The alarm record (`data` of `/alertNotify` and `/safeAlertNotify`; `/userStatusNotify` adds `relievedType`)',
     '',

@@ -116,11 +116,16 @@ export const buildServices = (deps: AppDeps) => {
   });
   auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
   const monitor = buildMonitorModule({
+    db,
     clock,
     events,
     log,
     sessions: auth.services.sessions,
     alarms: alarms.services.alarms,
+    gateway: devices.services.gateway,
+    live: devices.services.live.store,
+    timeZone: config.timeZone,
+    redisUrl: config.redisUrl,
   });
   return {
     /**
@@ -149,6 +154,7 @@ export const buildServices = (deps: AppDeps) => {
     devices: devices.services,
     alarms: alarms.services,
     sockets: monitor.services.sockets,
+    monitor: monitor.services,
   };
 };
 export type Services = ReturnType<typeof buildServices>;

@@ -10,6 +10,7 @@ import {
   restProviderPwd,
 } from './calls/provider.ts';
 import { alarmCalls } from './calls/alarms.ts';
+import { monitorCalls } from './calls/monitor.ts';
 import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
@@ -49,6 +50,7 @@ export const calls = {
   ...spreadsheetCalls,
   ...originDataCalls,
   ...alarmCalls,
+  ...monitorCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

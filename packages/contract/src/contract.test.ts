@@ -8,6 +8,7 @@ import { enUS } from './messages/en-US.ts';
 import { LANGUAGES, messageCatalogue, pickLanguage, translate } from './messages/index.ts';
 import { ROLES } from './roles.ts';
 import { describeIssue } from './validation.ts';
+import { FRAME_TOUCHES, SocketServerFrameSchema } from './socket.ts';
 
 describe('call catalogue', () => {
   it('declares each method + path once', () => {
@@ -169,5 +170,12 @@ describe('messages', () => {
     if (!big) throw new Error('expected an issue');
     const b = describeIssue('en-US', big, {});
     expect(translate('en-US', b.key, b.params)).toBe('Page size must be at most 10.');
+  });
+});
+
+describe('what pushed frames make stale', () => {
+  it('names only frames the server sends', () => {
+    const sent = new Set(SocketServerFrameSchema.options.map((o) => o.shape.path.value));
+    for (const frame of Object.keys(FRAME_TOUCHES)) expect(sent, frame).toContain(frame);
   });
 });

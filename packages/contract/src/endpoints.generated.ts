@@ -800,3 +800,39 @@ export const alertFlag: EndpointOf<Calls['alertFlag']> = {
   input: 'query',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
+export const monitorUserList: EndpointOf<Calls['monitorUserList']> = {
+  method: 'POST',
+  path: '/monitor/userList',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const focusUsers: EndpointOf<Calls['focusUsers']> = {
+  method: 'POST',
+  path: '/monitor/focusUsers',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const addFocusUser: EndpointOf<Calls['addFocusUser']> = {
+  method: 'POST',
+  path: '/monitor/addFocusUser',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const deleteFocusUser: EndpointOf<Calls['deleteFocusUser']> = {
+  method: 'POST',
+  path: '/monitor/deleteFocusUser',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const residentLive: EndpointOf<Calls['residentLive']> = {
+  method: 'GET',
+  path: '/monitor/resident',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const subscribeVitals: EndpointOf<Calls['subscribeVitals']> = {
+  method: 'POST',
+  path: '/websocket/subscribe/',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};

@@ -24,6 +24,8 @@ export * from './calls/residents.ts';
 export * from './calls/devices.ts';
 export * from './calls/caregivers.ts';
 export * from './calls/alarms.ts';
+export * from './calls/monitor.ts';
+export * from './monitor-constants.ts';
 export * from './socket.ts';
 export * from './domain.ts';
 export * from './alarms.ts';

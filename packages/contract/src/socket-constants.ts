@@ -1,4 +1,5 @@
 /** The live socket's constants, without zod, for the console (the frames' schemas are in socket.ts). */
+import type { CallName } from './catalogue.ts';
 
 /** Where the socket is served (HTTP upgrade on the API's port). */
 export const SOCKET_PATH = '/websocket';
@@ -26,3 +27,33 @@ export const SOCKET_CLOSE = {
 
 export const WS_LOG_TYPES = ['newAlarm', 'relieveAlarm', 'playAlarm'] as const;
 export type WsLogType = (typeof WS_LOG_TYPES)[number];
+
+/** What `/dataChange` names: a kind of setting that changed. */
+export const DATA_CHANGES = ['alarmSettings'] as const;
+export type DataChange = (typeof DATA_CHANGES)[number];
+
+/** The calls whose answers an alarm's arrival or release changes. */
+const ALARM_VIEWS = [
+  'alarmLogUnDeal',
+  'alertFlag',
+  'alarmTimeline',
+  'monitorUserList',
+  'focusUsers',
+  'residentLive',
+] as const satisfies readonly CallName[];
+
+/**
+ * The calls whose answers a pushed frame makes stale: a console reloads exactly these (by the
+ * calls' paths) instead of guessing. Kept beside the frames so a new call or frame is placed here.
+ */
+export const FRAME_TOUCHES = {
+  '/alertNotify': ALARM_VIEWS,
+  '/safeAlertNotify': ALARM_VIEWS,
+  '/userStatusNotify': [...ALARM_VIEWS, 'alarmLog'],
+  '/checkAlarm': ['alarmLogUnDeal', 'alertFlag'],
+} as const satisfies Record<string, readonly CallName[]>;
+
+/** The calls whose answers a `/dataChange` of each kind makes stale. */
+export const DATA_CHANGE_TOUCHES = {
+  alarmSettings: ['queryAlertLevel', 'bedAlarmSetting'],
+} as const satisfies Record<DataChange, readonly CallName[]>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AlarmRecordSchema } from './calls/alarms.ts';
+import { LiveVitalsSchema } from './calls/monitor.ts';
+import { MONITOR_LIMITS } from './monitor-constants.ts';
 import { ALARM_TYPES } from './domain.ts';
 
 /**
@@ -8,8 +10,16 @@ import { ALARM_TYPES } from './domain.ts';
  * and docs/socket.md (generated) cannot drift. An external interface: frames are only ever added.
  */
 
-export { SOCKET_CLOSE, SOCKET_PATH, SOCKET_TIMING, WS_LOG_TYPES } from './socket-constants.ts';
-import { WS_LOG_TYPES } from './socket-constants.ts';
+export {
+  DATA_CHANGE_TOUCHES,
+  DATA_CHANGES,
+  FRAME_TOUCHES,
+  SOCKET_CLOSE,
+  SOCKET_PATH,
+  SOCKET_TIMING,
+  WS_LOG_TYPES,
+} from './socket-constants.ts';
+import { DATA_CHANGES, WS_LOG_TYPES } from './socket-constants.ts';
 
 const key = z.string().min(1).max(128).describe("The login answer's `key`");
 
@@ -34,10 +44,21 @@ export const SocketWsLogSchema = z.object({
       .describe("What the console did with an alarm: kept on the alarm's timeline"),
   }),
 });
+export const SocketSubscribeSchema = z.object({
+  path: z.literal('/websocket/subscribe/'),
+  data: z.object({
+    key,
+    userIds: z
+      .array(z.number().int().min(1))
+      .max(MONITOR_LIMITS.maxSubscribed)
+      .describe('Residents whose vitals this socket follows; replaces its previous list; [] stops'),
+  }),
+});
 export const SocketClientFrameSchema = z.discriminatedUnion('path', [
   SocketLoginSchema,
   SocketHeartbeatSchema,
   SocketWsLogSchema,
+  SocketSubscribeSchema,
 ]);
 export type SocketClientFrame = z.infer<typeof SocketClientFrameSchema>;
 
@@ -49,8 +70,6 @@ export const RelieveNoticeSchema = AlarmRecordSchema.omit({ alertType: true }).e
   relievedType: z.enum(ALARM_TYPES).describe('The type of the alarm released'),
 });
 export type RelieveNotice = z.infer<typeof RelieveNoticeSchema>;
-
-export const DATA_CHANGES = ['alarmSettings'] as const;
 
 export const SocketServerFrameSchema = z.discriminatedUnion('path', [
   z.object({
@@ -73,6 +92,14 @@ export const SocketServerFrameSchema = z.discriminatedUnion('path', [
   z.object({
     path: z.literal('/checkAlarm'),
     data: z.object({}).describe('Reload the pending alarms of the last hour (/alarmLog/unDeal) and restart speech'),
+  }),
+  z.object({
+    path: z.literal('/vitalsNotify'),
+    data: z
+      .object({ rows: z.array(LiveVitalsSchema) })
+      .describe(
+        'The followed beds whose vitals or online state changed in the last second (at most one frame a second)',
+      ),
   }),
   z.object({
     path: z.literal('/error'),

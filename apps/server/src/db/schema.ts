@@ -796,7 +796,8 @@ export const alarmNotifications = pgTable(
 
 /**
  * A resident's own bed alarm rules (/bunk/saveAlarmSetting): durations, limits, time ranges and
- * types switched off; without a row the defaults apply. Levels stay the provider's and community's.
+ * types switched off (null: the defaults), and the bed's own receivers and notification modes
+ * (null: the community's). Without a row both default. Levels stay the provider's and community's.
  */
 export const residentAlarmSettings = pgTable('resident_alarm_setting', {
   residentId: integer('resident_id')
@@ -805,7 +806,8 @@ export const residentAlarmSettings = pgTable('resident_alarm_setting', {
   providerId: integer('provider_id')
     .notNull()
     .references(() => providers.id),
-  rules: jsonb('rules').$type<Record<string, unknown>>().notNull(),
+  rules: jsonb('rules').$type<Record<string, unknown>>(),
+  receivers: jsonb('receivers').$type<Record<string, unknown>>(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: integer('updated_by'),
 });

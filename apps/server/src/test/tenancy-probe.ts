@@ -101,6 +101,8 @@ export const REFERENCE_FIELDS = {
   roomName: 'object:roomName',
   bunkId: 'object:bed',
   userId: 'object:resident',
+  // Monitoring: the residents whose vitals a session follows.
+  userIds: 'objects:resident',
   deviceId: 'object:deviceCode',
   // Devices: a gateway host (by device ID) and the replacement of a device.
   hostDeviceId: 'object:gatewayCode',
@@ -126,6 +128,11 @@ const OBJECT_SAMPLES: Record<string, unknown> = {
   alertTypeL2: { pc: true, globalVoiceWay: 2 },
   levelMap: { DOOR: 2 },
   rules: defaultBedRules(),
+};
+
+/** Object fields that name other rows: the kind of row, and the object around a list of their ids. */
+const OBJECT_REFERENCES: Record<string, [kind: string, wrap: (ids: unknown) => unknown]> = {
+  receivers: ['caregiver', (ids) => ({ receiverIds: ids, notify: ['sms'] })],
 };
 
 /** Free-text search fields: probed with the marker so an unscoped search shows up as a leak. */
@@ -391,6 +398,16 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
         break;
       }
       case 'object': {
+        if (field in OBJECT_REFERENCES) {
+          // An object naming other rows: probed with each foreign row (and the own one) in it.
+          const [kind, wrap] = OBJECT_REFERENCES[field] as (typeof OBJECT_REFERENCES)[string];
+          const choices = objectChoices(kind, true).map((c) => ({
+            label: `${field}:${c.label}`,
+            make: () => wrap(c.make()),
+          }));
+          rotate(field, maybeOmit(choices));
+          break;
+        }
         if (!(field in OBJECT_SAMPLES)) throw teach(name, field, 'unsupported type object (OBJECT_SAMPLES)');
         rotate(field, maybeOmit([fixed(field, OBJECT_SAMPLES[field])]));
         break;
@@ -528,11 +545,17 @@ export const planCall = (name: string, call: CallDef, refs: ProbeRefs): CallPlan
  * to accounts would tell names apart); no call returns its rows, lists show only a listed account's lock.
  */
 /**
- * Tables no tenant column links. `device_live_state` is keyed by the device ID a device connects
- * with (the registry's, shared by every provider the device passes through); only the ingest
- * writes it and no call reads it by itself.
+ * Tables no tenant column links. `device_live_state` and `alarm_spell` are keyed by the device ID
+ * a device connects with (the registry's, shared by every provider the device passes through);
+ * only the ingest and the alarm engine write them and no call reads them.
  */
-export const TENANT_FREE_TABLES = new Set(['setting', 'sso_nonce', 'login_failure', 'device_live_state']);
+export const TENANT_FREE_TABLES = new Set([
+  'setting',
+  'sso_nonce',
+  'login_failure',
+  'device_live_state',
+  'alarm_spell',
+]);
 
 const PROVIDER_COLUMN = /(^|_)provider_id$/;
 const ACCOUNT_COLUMN = /(^|_)(account_id|actor_id|created_by|uploaded_by)$/;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEAL_RESULTS, NO_MOTION_HOURS, RELIEVE_REASONS, SLEEP_ALARM_TYPES } from '../alarms.ts';
 import { defineCall, type BinaryBody } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
-import { ALARM_TYPES } from '../domain.ts';
+import { ALARM_NOTIFY_MODES, ALARM_TYPES } from '../domain.ts';
 import type { Role } from '../roles.ts';
 import { intId, nothing, pageOf, pageQuery } from './common.ts';
 
@@ -114,6 +114,16 @@ export const BedAlarmRulesSchema = z
   .refine((r) => r.breathMin < r.breathMax, { error: 'alarm.breathLimits', path: ['breathMax'] })
   .refine((r) => r.heartMin < r.heartMax, { error: 'alarm.heartLimits', path: ['heartMax'] });
 export type BedAlarmRules = z.infer<typeof BedAlarmRulesSchema>;
+
+/** Who is told of a bed's alarms beyond the console, and how. */
+export const BedReceiversSchema = z.object({
+  receiverIds: z
+    .array(intId)
+    .max(100)
+    .describe("Enabled caregivers of the resident's provider who receive the bed's alarms"),
+  notify: z.array(z.enum(ALARM_NOTIFY_MODES)).min(1).max(3).describe('How receivers are told'),
+});
+export type BedReceivers = z.infer<typeof BedReceiversSchema>;
 
 const voiceWay = z
   .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
@@ -270,13 +280,19 @@ export const alarmCalls = {
     request: z.object({ userId: intId.describe('The resident') }),
     result: z.object({
       userId: z.number().int(),
+      providerId: z.number().int().describe("The resident's provider: its enabled caregivers may receive the alarms"),
       rules: BedAlarmRulesSchema,
       custom: z.boolean().describe("false: no rules of the resident's own, the defaults apply"),
+      receivers: BedReceiversSchema.nullable().describe("The bed's own receivers; null: the community's apply"),
+      communityReceivers: BedReceiversSchema.nullable().describe(
+        "What applies when the bed has none: the resident's community's (null: no community, or none set)",
+      ),
       updateTime: z.string().nullable(),
     }),
     summary:
       "A resident's bed alarm rules (the console's bed alarm settings, /BunkManage/alarmSetting/:userId): " +
-      'durations, limits, time ranges and types switched off; the defaults when none were saved. Documented extra',
+      'durations, limits, time ranges, types switched off, receivers and notification modes; the defaults ' +
+      "(and the community's receivers) when none were saved. Documented extra",
     tag: 'alarm',
   }),
   saveBedAlarmSetting: defineCall({
@@ -286,11 +302,14 @@ export const alarmCalls = {
     input: 'json',
     request: z.object({
       userId: intId.describe('The resident'),
-      rules: BedAlarmRulesSchema.nullable().describe('null: back to the defaults'),
+      rules: BedAlarmRulesSchema.nullable().optional().describe('null: back to the defaults; omitted: unchanged'),
+      receivers: BedReceiversSchema.nullable()
+        .optional()
+        .describe("The bed's own receivers and modes; null: the community's apply; omitted: unchanged"),
     }),
     result: nothing,
     summary:
-      "Save a resident's bed alarm rules; the alarm engine applies them at once and the provider's consoles " +
+      "Save a resident's bed alarm rules and receivers; the alarm engine applies them at once and the provider's consoles " +
       'are told (/dataChange). Documented extra',
     tag: 'alarm',
   }),

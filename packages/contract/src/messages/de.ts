@@ -490,8 +490,12 @@ export const de: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}: Die Batterie des Geräts ist schwach',
   'alarm.end.LOW_BATTERY': '{place}: Die Batterie des Geräts wurde wieder aufgeladen',
   'alarm.device': 'Gerät {deviceId}',
+  'alarm.receiverProvider':
+    'Die Pflegekraft {name} gehört zu einem anderen Anbieter und kann die Alarme dieses Bewohners nicht empfangen.',
   'alarm.handledElsewhere': 'Dieser Alarm wurde bereits an einem anderen Endgerät bearbeitet.',
   'alarm.notFound': 'Der Alarm existiert nicht.',
+  'monitor.focusLimit':
+    'Sie können höchstens {max} Bewohner im Fokus behalten. Entfernen Sie zuerst einen, bevor Sie einen weiteren hinzufügen.',
   'alarm.breathLimits': 'Die untere Atemgrenze muss unter der oberen liegen.',
   'alarm.heartLimits': 'Die untere Herzfrequenzgrenze muss unter der oberen liegen.',
   'field.result': 'Bearbeitungsergebnis',

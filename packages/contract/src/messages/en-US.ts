@@ -4,6 +4,7 @@ import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
 import { facilityMessages } from './domains/facility.ts';
+import { monitorMessages } from './domains/monitor.ts';
 import { residentMessages } from './domains/residents.ts';
 import { spreadsheetMessages } from './domains/spreadsheet.ts';
 
@@ -103,6 +104,7 @@ export const enUS = {
   ...spreadsheetMessages.en,
   ...alarmMessages.en,
   ...alarmLabelMessages.en,
+  ...monitorMessages.en,
 } as const;
 
 export type MessageKey = keyof typeof enUS;

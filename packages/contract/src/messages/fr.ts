@@ -477,8 +477,12 @@ export const fr: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place} : la batterie de l’appareil est faible',
   'alarm.end.LOW_BATTERY': '{place} : la batterie de l’appareil a été rechargée',
   'alarm.device': 'Appareil {deviceId}',
+  'alarm.receiverProvider':
+    'Le soignant {name} appartient à un autre prestataire et ne peut pas recevoir les alarmes de ce résident.',
   'alarm.handledElsewhere': 'Cette alarme a déjà été traitée sur un autre terminal.',
   'alarm.notFound': 'L’alarme n’existe pas.',
+  'monitor.focusLimit':
+    'Vous pouvez suivre au plus {max} résidents prioritaires. Retirez-en un avant d’en ajouter un autre.',
   'alarm.breathLimits': 'La limite basse de la respiration doit être inférieure à la limite haute.',
   'alarm.heartLimits': 'La limite basse de la fréquence cardiaque doit être inférieure à la limite haute.',
   'field.result': 'Résultat du traitement',

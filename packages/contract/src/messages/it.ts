@@ -479,8 +479,11 @@ export const itIT: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}: la batteria del dispositivo è quasi scarica',
   'alarm.end.LOW_BATTERY': '{place}: la batteria del dispositivo è stata ricaricata',
   'alarm.device': 'Dispositivo {deviceId}',
+  'alarm.receiverProvider':
+    'L’operatore {name} appartiene a un altro fornitore e non può ricevere gli allarmi di questo ospite.',
   'alarm.handledElsewhere': 'Questo allarme è già stato gestito su un altro terminale.',
   'alarm.notFound': 'L’allarme non esiste.',
+  'monitor.focusLimit': 'Puoi tenere al massimo {max} ospiti in evidenza. Rimuovine uno prima di aggiungerne un altro.',
   'alarm.breathLimits': 'Il limite inferiore del respiro deve essere sotto quello superiore.',
   'alarm.heartLimits': 'Il limite inferiore della frequenza cardiaca deve essere sotto quello superiore.',
   'field.result': 'Esito della gestione',

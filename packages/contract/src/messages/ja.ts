@@ -474,8 +474,11 @@ export const ja: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}：デバイスの電池残量が少なくなっています',
   'alarm.end.LOW_BATTERY': '{place}：デバイスの電池が充電されました',
   'alarm.device': 'デバイス {deviceId}',
+  'alarm.receiverProvider':
+    '介護職員 {name} さんは別のサービス事業者に属しているため、この入居者のアラームを受信できません。',
   'alarm.handledElsewhere': 'このアラームは別の端末ですでに対応済みです。',
   'alarm.notFound': 'アラームが存在しません。',
+  'monitor.focusLimit': '重点見守り対象の入居者は最大 {max} 人までです。追加する前に 1 人を外してください。',
   'alarm.breathLimits': '呼吸数の下限は上限より低くしてください。',
   'alarm.heartLimits': '心拍数の下限は上限より低くしてください。',
   'field.result': '対応結果',

@@ -462,8 +462,11 @@ export const ko: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}: 기기 배터리가 부족합니다',
   'alarm.end.LOW_BATTERY': '{place}: 기기 배터리가 충전되었습니다',
   'alarm.device': '기기 {deviceId}',
+  'alarm.receiverProvider': '{name} 요양보호사는 다른 기관 소속이므로 이 입소자의 알람을 받을 수 없습니다.',
   'alarm.handledElsewhere': '이 알람은 이미 다른 단말기에서 처리되었습니다.',
   'alarm.notFound': '알람이 존재하지 않습니다.',
+  'monitor.focusLimit':
+    '중점 관찰 어르신은 최대 {max}분까지 둘 수 있습니다. 다른 어르신을 추가하려면 먼저 한 분을 제거해 주세요.',
   'alarm.breathLimits': '호흡수 하한은 상한보다 낮아야 합니다.',
   'alarm.heartLimits': '심박수 하한은 상한보다 낮아야 합니다.',
   'field.result': '처리 결과',

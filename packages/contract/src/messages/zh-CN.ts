@@ -5,6 +5,7 @@ import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
 import { facilityMessages } from './domains/facility.ts';
+import { monitorMessages } from './domains/monitor.ts';
 import { residentMessages } from './domains/residents.ts';
 import { spreadsheetMessages } from './domains/spreadsheet.ts';
 
@@ -103,4 +104,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...spreadsheetMessages.zh,
   ...alarmMessages.zh,
   ...alarmLabelMessages.zh,
+  ...monitorMessages.zh,
 };

@@ -80,6 +80,20 @@ export class AlarmQueryRepository {
     return row;
   }
 
+  /** A resident's alarms raised since an instant, of the providers (all with null), newest first. */
+  ofResidentSince(
+    db: Executor,
+    residentId: number,
+    since: Date,
+    providerIds: readonly number[] | null,
+    limit = 500,
+  ): Promise<AlarmView[]> {
+    return this.joined(db)
+      .where(and(eq(alarms.residentId, residentId), gte(alarms.raisedAt, since), scoped(providerIds)))
+      .orderBy(desc(alarms.raisedAt), desc(alarms.id))
+      .limit(limit);
+  }
+
   /** Pending alarms of the providers (all of them with null): the bell's count. */
   async openCount(db: Executor, providerIds: readonly number[] | null): Promise<number> {
     const [row] = await db

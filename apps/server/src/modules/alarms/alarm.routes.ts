@@ -33,5 +33,5 @@ export const alarmHandlers = (
   queryAlertLevel: (input, ctx) => settings.query(callerOf(ctx), input.providerId),
   saveAlertLevel: (input, ctx) => settings.save(callerOf(ctx), input, ctx.ip),
   bedAlarmSetting: (input, ctx) => beds.get(callerOf(ctx), input.userId),
-  saveBedAlarmSetting: (input, ctx) => beds.save(callerOf(ctx), input.userId, input.rules, ctx.ip),
+  saveBedAlarmSetting: (input, ctx) => beds.save(callerOf(ctx), input.userId, input.rules, input.receivers, ctx.ip),
 });

@@ -148,6 +148,12 @@ export class AlarmService {
     await this.repo.addTimeline(this.db, [entry]);
   }
 
+  /** A resident's alarms raised since an instant (the resident page's "today"), newest first, as the caller may see them. */
+  async ofResidentSince(caller: Caller, residentId: number, since: Date, lang: Language): Promise<AlarmRecord[]> {
+    const views = await this.query.ofResidentSince(this.db, residentId, since, scopeIds(caller.scope));
+    return views.map((v) => this.record(v, lang));
+  }
+
   /** An alarm with the names of where it was raised (for the live socket's frames). */
   view(id: number): Promise<AlarmView | undefined> {
     return this.query.byId(this.db, id);

@@ -1,10 +1,17 @@
-import { BedAlarmRulesSchema, defaultAlarmRules, type BedAlarmRules } from '@vigil/contract';
-import { eq } from 'drizzle-orm';
+import {
+  BedAlarmRulesSchema,
+  BedReceiversSchema,
+  defaultAlarmRules,
+  type BedAlarmRules,
+  type BedReceivers,
+} from '@vigil/contract';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
-import { notFound } from '../../core/app-error.ts';
+import { fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
-import type { Db } from '../../db/database.ts';
-import { residentAlarmSettings, residents } from '../../db/schema.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import { caregivers, communities, residentAlarmSettings, residents } from '../../db/schema.ts';
+import { storedAlarmSettings } from '../communities/community.policy.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ALARM_SETTINGS_CHANGED } from './alarm-settings.service.ts';
@@ -19,6 +26,48 @@ export const defaultBedRules = (): BedAlarmRules => {
 export const storedBedRules = (raw: unknown): BedAlarmRules | null => {
   const parsed = BedAlarmRulesSchema.safeParse(raw);
   return parsed.success ? parsed.data : null;
+};
+
+/** Stored receivers, or null when none (or an unreadable set) are stored. */
+export const storedBedReceivers = (raw: unknown): BedReceivers | null => {
+  const parsed = BedReceiversSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+};
+
+/**
+ * Who is told of a resident's alarms beyond the console: the bed's own receivers, else the
+ * community's; only enabled caregivers of the alarm's provider. Null: nobody is told.
+ */
+export const receiversOfResident = async (
+  db: Executor,
+  residentId: number,
+): Promise<{ caregivers: (typeof caregivers.$inferSelect)[]; notify: readonly string[] } | null> => {
+  const [row] = await db
+    .select({
+      providerId: residents.providerId,
+      own: residentAlarmSettings.receivers,
+      community: communities.alarmConfig,
+    })
+    .from(residents)
+    .leftJoin(residentAlarmSettings, eq(residentAlarmSettings.residentId, residents.id))
+    .leftJoin(communities, eq(communities.id, residents.communityId))
+    .where(eq(residents.id, residentId));
+  if (!row) return null;
+  const chosen = storedBedReceivers(row.own) ?? storedAlarmSettings(row.community);
+  if (!chosen) return null;
+  const found = chosen.receiverIds.length
+    ? await db
+        .select()
+        .from(caregivers)
+        .where(
+          and(
+            inArray(caregivers.id, chosen.receiverIds),
+            eq(caregivers.enabled, true),
+            eq(caregivers.providerId, row.providerId),
+          ),
+        )
+    : [];
+  return { caregivers: found, notify: chosen.notify };
 };
 
 /**
@@ -45,27 +94,65 @@ export class BedAlarmSettingsService {
   }
 
   async get(caller: Caller, residentId: number) {
-    await this.visibleResident(caller, residentId);
+    const providerId = await this.visibleResident(caller, residentId);
     const [row] = await this.db
-      .select()
-      .from(residentAlarmSettings)
-      .where(eq(residentAlarmSettings.residentId, residentId));
-    const stored = row ? storedBedRules(row.rules) : null;
+      .select({ setting: residentAlarmSettings, community: communities.alarmConfig })
+      .from(residents)
+      .leftJoin(residentAlarmSettings, eq(residentAlarmSettings.residentId, residents.id))
+      .leftJoin(communities, eq(communities.id, residents.communityId))
+      .where(eq(residents.id, residentId));
+    const stored = row?.setting ? storedBedRules(row.setting.rules) : null;
+    const own = row?.setting ? storedBedReceivers(row.setting.receivers) : null;
+    const community = storedAlarmSettings(row?.community);
+    // Deleted, disabled or moved caregivers drop out of what is shown.
+    const live = await this.liveCaregivers(
+      [...(own?.receiverIds ?? []), ...(community?.receiverIds ?? [])],
+      providerId,
+    );
+    const shown = (r: BedReceivers | null) =>
+      r && { receiverIds: r.receiverIds.filter((id) => live.has(id)), notify: [...r.notify] };
     return {
       userId: residentId,
+      providerId,
       rules: stored ?? defaultBedRules(),
       custom: stored !== null,
-      updateTime: stored && row ? row.updatedAt.toISOString() : null,
+      receivers: shown(own),
+      communityReceivers: shown(community && { receiverIds: community.receiverIds, notify: community.notify }),
+      updateTime: row?.setting && (stored || own) ? row.setting.updatedAt.toISOString() : null,
     };
   }
 
-  async save(caller: Caller, residentId: number, rules: BedAlarmRules | null, ip: string): Promise<null> {
+  /** Saves what is given: the rules (null: the defaults), the receivers (null: the community's); omitted: unchanged. */
+  async save(
+    caller: Caller,
+    residentId: number,
+    rules: BedAlarmRules | null | undefined,
+    receivers: BedReceivers | null | undefined,
+    ip: string,
+  ): Promise<null> {
     const providerId = await this.visibleResident(caller, residentId);
+    const own = receivers && {
+      receiverIds: [...new Set(receivers.receiverIds)],
+      notify: [...new Set(receivers.notify)],
+    };
     await this.transactions.run(async (tx, emit) => {
-      if (rules === null)
+      if (own) await this.checkReceivers(tx, caller, providerId, own.receiverIds);
+      const [current] = await tx
+        .select({ rules: residentAlarmSettings.rules, receivers: residentAlarmSettings.receivers })
+        .from(residentAlarmSettings)
+        .where(eq(residentAlarmSettings.residentId, residentId));
+      const keptRules = rules === undefined ? (current?.rules ?? null) : rules;
+      const keptReceivers = own === undefined ? (current?.receivers ?? null) : own;
+      if (keptRules === null && keptReceivers === null)
         await tx.delete(residentAlarmSettings).where(eq(residentAlarmSettings.residentId, residentId));
       else {
-        const values = { providerId, rules, updatedAt: this.clock.now(), updatedBy: caller.accountId };
+        const values = {
+          providerId,
+          rules: keptRules,
+          receivers: keptReceivers,
+          updatedAt: this.clock.now(),
+          updatedBy: caller.accountId,
+        };
         await tx
           .insert(residentAlarmSettings)
           .values({ residentId, ...values })
@@ -74,12 +161,54 @@ export class BedAlarmSettingsService {
       await this.audit.by(
         { kind: 'account', caller, ip },
         'alarm.bedSettings',
-        { type: 'resident', id: residentId, providerId, detail: { reset: rules === null } },
+        {
+          type: 'resident',
+          id: residentId,
+          providerId,
+          detail: {
+            rules: rules === undefined ? 'unchanged' : rules === null ? 'defaults' : 'own',
+            receivers: own === undefined ? 'unchanged' : own === null ? 'community' : 'own',
+          },
+        },
         tx,
       );
       emit({ type: ALARM_SETTINGS_CHANGED, providerId, payload: { providerId, residentId } });
     });
     return null;
+  }
+
+  /** Receivers must be enabled caregivers of the resident's provider, as for a community. */
+  private async checkReceivers(db: Executor, caller: Caller, providerId: number, ids: readonly number[]) {
+    if (!ids.length) return;
+    const found = new Map(
+      (
+        await db
+          .select()
+          .from(caregivers)
+          .where(inArray(caregivers.id, [...ids]))
+      ).map((c) => [c.id, c]),
+    );
+    for (const id of ids) {
+      const caregiver = found.get(id);
+      if (!caregiver || !canSeeProvider(caller.scope, caregiver.providerId)) throw notFound();
+      if (caregiver.providerId !== providerId) throw fail('alarm.receiverProvider', { name: caregiver.name });
+      if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
+    }
+  }
+
+  private async liveCaregivers(ids: readonly number[], providerId: number): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .select({ id: caregivers.id })
+      .from(caregivers)
+      .where(
+        and(
+          inArray(caregivers.id, [...new Set(ids)]),
+          eq(caregivers.providerId, providerId),
+          eq(caregivers.enabled, true),
+        ),
+      );
+    return new Set(rows.map((r) => r.id));
   }
 
   private async visibleResident(caller: Caller, residentId: number): Promise<number> {

@@ -24,6 +24,8 @@ import type { AlarmView } from '../alarms/alarm-query.repository.ts';
 import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
 import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
 import type { TimelineEntry } from '../alarms/alarm.repository.ts';
+import { SESSION_FOLLOWS_EVENT } from './monitor.service.ts';
+import type { VitalsFollower, VitalsHub } from './vitals-hub.ts';
 
 /** What the sockets need of the rest of the server. */
 export interface ConsoleSocketDeps {
@@ -38,6 +40,10 @@ export interface ConsoleSocketDeps {
   present: (view: AlarmView, lang: Language) => AlarmRecord;
   /** Keeps what a console reports (/wsLog) on an alarm's timeline, if its account sees the alarm. */
   recordConsoleLog: (caller: Caller, entry: TimelineEntry) => Promise<void>;
+  /** The live vitals: which residents each socket follows. */
+  vitals: Pick<VitalsHub, 'follow' | 'unfollow'>;
+  /** Of these residents, those the caller's list scope shows (unknown and foreign ids are dropped). */
+  visibleResidents: (caller: Caller, ids: readonly number[]) => Promise<number[]>;
   /** How often an open socket's session is checked again (default 30 s). */
   recheckMs?: number;
 }
@@ -53,6 +59,12 @@ interface Connection {
   checking?: Promise<void>;
   /** wsLog entries already kept, so a console repeating itself adds nothing. */
   logged: Set<string>;
+  /** Receives this socket's /vitalsNotify frames from the vitals hub. */
+  follower: VitalsFollower;
+  /** The residents last asked for (before the scope filter), kept to filter again when the scope changes. */
+  requested: readonly number[];
+  /** Counts subscriptions, so a slow scope check never applies an older list over a newer one. */
+  followSeq: number;
 }
 
 const MAX_FRAME_BYTES = 16 * 1024;
@@ -63,6 +75,8 @@ const MAX_FRAME_BYTES = 16 * 1024;
  * and is closed after 30 s of silence; it receives the alarms its account may see (the chosen
  * provider, else the whole scope), each once stored, in the language of its connection. The
  * session behind it is checked again every `recheckMs`: a socket of an ended session is closed.
+ * A socket follows residents' vitals (/websocket/subscribe/ frame, or POST /websocket/subscribe/
+ * for every socket of its session on every instance) and gets at most one /vitalsNotify a second.
  */
 export class ConsoleSockets {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -106,9 +120,14 @@ export class ConsoleSockets {
       (event) => this.broadcast(event.providerId, { path: '/dataChange', data: { what: 'alarmSettings' } }),
       [ALARM_SETTINGS_CHANGED],
     );
+    const unsubscribeFollows = this.deps.events.subscribe(
+      (event) => this.followForSession(event.payload),
+      [SESSION_FOLLOWS_EVENT],
+    );
     this.unsubscribe = () => {
       unsubscribeAlarms();
       unsubscribeSettings();
+      unsubscribeFollows();
     };
     this.sweepTimer = setInterval(() => this.sweep(), 1_000);
     this.sweepTimer.unref();
@@ -141,11 +160,30 @@ export class ConsoleSockets {
   private open(ws: WebSocket, request: IncomingMessage, url: URL): void {
     const now = this.deps.clock.now().getTime();
     const lang = pickLanguage(url.searchParams.get('lang') ?? request.headers['accept-language']);
-    const connection: Connection = { ws, lang, openedAt: now, lastHeard: now, checkedAt: now, logged: new Set() };
+    const follower: VitalsFollower = {
+      send: (rows) => {
+        if (ws.readyState === ws.OPEN) this.send(connection, { path: '/vitalsNotify', data: { rows } });
+      },
+    };
+    const connection: Connection = {
+      ws,
+      lang,
+      openedAt: now,
+      lastHeard: now,
+      checkedAt: now,
+      logged: new Set(),
+      follower,
+      requested: [],
+      followSeq: 0,
+    };
     this.connections.add(connection);
     ws.on('message', (data, isBinary) => void this.onMessage(connection, data, isBinary));
-    ws.on('close', () => this.connections.delete(connection));
-    ws.on('error', () => this.connections.delete(connection));
+    const gone = () => {
+      this.connections.delete(connection);
+      this.deps.vitals.unfollow(follower);
+    };
+    ws.on('close', gone);
+    ws.on('error', gone);
   }
 
   private send(c: Connection, frame: SocketServerFrame): void {
@@ -174,6 +212,7 @@ export class ConsoleSockets {
       this.send(c, { path: '/hearBeat', code: 200 });
       return this.recheck(c);
     }
+    if (frame.path === '/websocket/subscribe/') return this.follow(c, frame.data.userIds);
     const { type, alertRecordId } = frame.data.msg;
     const seen = `${type}:${alertRecordId}`;
     if (c.logged.has(seen)) return;
@@ -200,6 +239,8 @@ export class ConsoleSockets {
     c.caller = outcome.caller;
     c.checkedAt = this.deps.clock.now().getTime();
     this.send(c, { path: '/login', code: 200 });
+    // Logged in again, perhaps as another session: what it followed is filtered by the new scope.
+    if (c.requested.length) await this.follow(c, c.requested);
   }
 
   /** Checks the session again when it was last checked `recheckMs` ago; closes the socket of an ended one. */
@@ -209,10 +250,43 @@ export class ConsoleSockets {
     c.checking = this.deps.authenticate(c.key).then((outcome) => {
       c.checking = undefined;
       c.checkedAt = this.deps.clock.now().getTime();
-      if (outcome.kind === 'ok') c.caller = outcome.caller;
-      else c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
+      if (outcome.kind !== 'ok') {
+        c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
+        return;
+      }
+      const scopeBefore = c.caller ? scopeKey(c.caller) : '';
+      c.caller = outcome.caller;
+      // Another provider chosen meanwhile: the followed residents are those of the new scope.
+      if (c.requested.length && scopeKey(outcome.caller) !== scopeBefore) void this.follow(c, c.requested);
     });
     await c.checking;
+  }
+
+  /** Follows the residents of this list the socket's session may see; unknown and foreign ids are dropped. */
+  private async follow(c: Connection, ids: readonly number[]): Promise<void> {
+    const caller = c.caller;
+    if (!caller) return;
+    const seq = ++c.followSeq;
+    c.requested = [...ids];
+    try {
+      const visible = ids.length ? await this.deps.visibleResidents(caller, ids) : [];
+      if (seq === c.followSeq && this.connections.has(c)) this.deps.vitals.follow(c.follower, visible);
+    } catch (error) {
+      this.deps.log.warn({ err: String(error) }, 'vitals subscription not applied');
+    }
+  }
+
+  /** A session's list (POST /websocket/subscribe/, from any instance), already filtered by its scope. */
+  private followForSession(payload: Record<string, unknown>): void {
+    const { sessionId, userIds } = payload;
+    if (typeof sessionId !== 'number' || !Array.isArray(userIds)) return;
+    const ids = userIds.filter((id): id is number => Number.isInteger(id));
+    for (const c of this.connections) {
+      if (c.caller?.sessionId !== sessionId) continue;
+      c.followSeq++;
+      c.requested = ids;
+      this.deps.vitals.follow(c.follower, ids);
+    }
   }
 
   /** Closes sockets that never logged in, or went silent. */
@@ -263,3 +337,6 @@ export class ConsoleSockets {
     for (const c of targets) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frameIn(c.lang));
   }
 }
+
+/** What a caller's lists show, comparable: a change means the followed residents are filtered again. */
+const scopeKey = (caller: Caller): string => JSON.stringify(listScope(caller));

@@ -1,21 +1,61 @@
 import type { Clock } from '../../clock.ts';
+import type { Part } from '../../core/lifecycle.ts';
 import type { EventStream } from '../../core/events.ts';
 import type { Log } from '../../core/log.ts';
+import type { Db } from '../../db/database.ts';
 import type { Module } from '../../module.ts';
 import type { AlarmService } from '../alarms/alarm.service.ts';
+import { minuteOfDayIn } from '../alarms/local-time.ts';
 import type { SessionService } from '../auth/session.service.ts';
+import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
+import type { LiveStateStore } from '../devices/live/live-state.ts';
 import { ConsoleSockets } from './console-sockets.ts';
+import { monitorHandlers } from './monitor.routes.ts';
+import { MonitorService } from './monitor.service.ts';
+import { VitalsHub } from './vitals-hub.ts';
+import { RedisVitalsRelay } from './vitals-relay.ts';
 
 export interface MonitorDeps {
+  db: Db;
   clock: Clock;
   events: EventStream;
   log: Log;
   sessions: SessionService;
   alarms: AlarmService;
+  gateway: Pick<DeviceGateway, 'feed' | 'directory'>;
+  live: LiveStateStore;
+  timeZone: string;
+  /** Set with several instances: vitals are exchanged over Redis. */
+  redisUrl?: string | undefined;
 }
 
-/** Real-time monitoring: the console's live socket (its sweep and alarm fan-out are a background part). */
-export const buildMonitorModule = (deps: MonitorDeps): Module<{ sockets: ConsoleSockets }, object> => {
+/**
+ * Real-time monitoring: the monitoring calls, the vitals hub on the gateway's feed (and the
+ * Redis vitals channel with several instances), and the console's live socket. Background
+ * parts: the hub first, then the relay, then the sockets (stopped in reverse).
+ */
+export const buildMonitorModule = (
+  deps: MonitorDeps,
+): Module<
+  { sockets: ConsoleSockets; monitor: MonitorService; vitals: VitalsHub; relay: RedisVitalsRelay | undefined },
+  ReturnType<typeof monitorHandlers>
+> => {
+  const vitals = new VitalsHub({
+    feed: deps.gateway.feed,
+    directory: deps.gateway.directory,
+    live: deps.live,
+    clock: deps.clock,
+    log: deps.log,
+  });
+  const monitor = new MonitorService({
+    db: deps.db,
+    clock: deps.clock,
+    events: deps.events,
+    hub: vitals,
+    live: deps.live,
+    alarms: deps.alarms,
+    minuteOfDay: minuteOfDayIn(deps.timeZone),
+  });
   const sockets = new ConsoleSockets({
     clock: deps.clock,
     events: deps.events,
@@ -24,10 +64,14 @@ export const buildMonitorModule = (deps: MonitorDeps): Module<{ sockets: Console
     alarmView: (id) => deps.alarms.view(id),
     present: (view, lang) => deps.alarms.record(view, lang),
     recordConsoleLog: (caller, entry) => deps.alarms.recordConsoleLog(caller, entry),
+    vitals,
+    visibleResidents: (caller, ids) => monitor.visibleResidents(caller, ids),
   });
-  return {
-    services: { sockets },
-    handlers: {},
-    parts: [{ name: 'console sockets', start: () => sockets.start(), stop: () => sockets.stop() }],
-  };
+  const relay = deps.redisUrl ? new RedisVitalsRelay(deps.redisUrl, vitals, deps.log) : undefined;
+  const parts: Part[] = [
+    { name: 'vitals hub', start: () => vitals.start(), stop: () => vitals.stop() },
+    ...(relay ? [{ name: 'redis vitals relay', start: () => relay.start(), stop: () => relay.stop() }] : []),
+    { name: 'console sockets', start: () => sockets.start(), stop: () => sockets.stop() },
+  ];
+  return { services: { sockets, monitor, vitals, relay }, handlers: monitorHandlers(monitor), parts };
 };

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
   bedAlarmSetting,
+  queryNursingList,
   saveBedAlarmSetting,
   type BedAlarmRules,
   type EndpointRequest,
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { dirtyForms } from '../../shared/ui/dirty-forms.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { caregiverRow } from '../caregivers/test-support.ts';
 import { defaultRules } from './bed-alarm-model.ts';
 import BedAlarmSettingPage from './BedAlarmSettingPage.tsx';
 
@@ -21,13 +23,26 @@ type SaveBody = EndpointRequest<typeof saveBedAlarmSetting>;
 const USER_ID = 7;
 const SAVED_AT = '2026-05-04T08:30:00.000Z';
 
-/** A resident with no rules of their own. */
-const defaults = (): Setting => ({ userId: USER_ID, rules: defaultRules(), custom: false, updateTime: null });
+const PROVIDER_ID = 2;
+const COMMUNITY_RECEIVERS = { receiverIds: [5], notify: ['sms' as const, 'page' as const] };
+/** A resident with no rules of their own; the community's receivers apply. */
+const defaults = (): Setting => ({
+  userId: USER_ID,
+  providerId: PROVIDER_ID,
+  rules: defaultRules(),
+  custom: false,
+  receivers: null,
+  communityReceivers: COMMUNITY_RECEIVERS,
+  updateTime: null,
+});
 /** A resident whose own rules switch FENCE and SMOKE off and watch the night only for leaving the bed. */
 const ownRules = (): Setting => {
   const rules = defaultRules();
   return {
     userId: USER_ID,
+    providerId: PROVIDER_ID,
+    receivers: null,
+    communityReceivers: COMMUNITY_RECEIVERS,
     rules: {
       ...rules,
       off: ['SMOKE', 'FENCE'],
@@ -68,10 +83,21 @@ const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
   if (pathname === saveBedAlarmSetting.path) {
     if (state.refuseSave) return envelope(pathname, null, state.refuseSave);
     const body = JSON.parse(String(init?.body)) as SaveBody;
-    state.setting = body.rules
-      ? { userId: USER_ID, rules: body.rules as BedAlarmRules, custom: true, updateTime: SAVED_AT }
-      : defaults();
+    const kept = state.setting;
+    if (body.rules !== undefined)
+      state.setting = body.rules
+        ? { ...kept, rules: body.rules as BedAlarmRules, custom: true, updateTime: SAVED_AT }
+        : { ...kept, rules: defaultRules(), custom: false };
+    if (body.receivers !== undefined) state.setting = { ...state.setting, receivers: body.receivers };
+    state.setting.updateTime = state.setting.custom || state.setting.receivers ? SAVED_AT : null;
     return envelope(pathname, null);
+  }
+  if (pathname === queryNursingList.path) {
+    const rows = [
+      caregiverRow({ id: 5, name: 'Wang Fang' }),
+      caregiverRow({ id: 6, name: 'Night Nurse', phone: '13900000006' }),
+    ];
+    return envelope(pathname, { rows, total: rows.length, pageNum: 1, pageSize: 1000 });
   }
   throw new Error(`unexpected call ${pathname}`);
 });
@@ -273,5 +299,39 @@ describe('BedAlarmSettingPage', () => {
     renderPage('/BunkManage/alarmSetting/abc');
     expect(await screen.findByTestId('bed-alarm-not-found')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows the community's receivers, and saves the bed's own without touching the rules", async () => {
+    await show();
+    const card = screen.getByTestId('bed-receivers');
+    expect(
+      await within(card).findByText('Community receivers: Wang Fang, by SMS, Sound in the console.'),
+    ).toBeVisible();
+    fireEvent.click(within(card).getByRole('radio', { name: "This bed's own" }));
+    // Starts from the community's choice; sound only, for this bed.
+    fireEvent.click(await within(card).findByRole('checkbox', { name: 'SMS' }));
+    fireEvent.click(within(card).getByTestId('bed-receivers-save'));
+    await waitFor(() =>
+      expect(saveBodies()).toEqual([{ userId: USER_ID, receivers: { receiverIds: [5], notify: ['page'] } }]),
+    );
+    expect(
+      await within(screen.getByTestId('bed-receivers')).findByRole('radio', { name: "This bed's own" }),
+    ).toBeChecked();
+
+    // Back to the community's: null, and still no rules sent.
+    fireEvent.click(within(screen.getByTestId('bed-receivers')).getByRole('radio', { name: 'Same as the community' }));
+    fireEvent.click(within(screen.getByTestId('bed-receivers')).getByTestId('bed-receivers-save'));
+    await waitFor(() => expect(saveBodies()[1]).toEqual({ userId: USER_ID, receivers: null }));
+  });
+
+  it('refuses to save own receivers with no way to notify', async () => {
+    await show();
+    const card = screen.getByTestId('bed-receivers');
+    fireEvent.click(within(card).getByRole('radio', { name: "This bed's own" }));
+    fireEvent.click(await within(card).findByRole('checkbox', { name: 'SMS' }));
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Sound in the console' }));
+    fireEvent.click(within(card).getByTestId('bed-receivers-save'));
+    expect(await within(card).findByText('Choose at least one way to notify.')).toBeVisible();
+    expect(saveBodies()).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
   type TimeRange,
 } from '@vigil/contract/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { BedReceiversCard } from './BedReceiversCard.tsx';
 import {
   Alert,
   App,
@@ -572,7 +573,15 @@ const BedAlarmSettingPage = () => {
       <StaleNotice query={setting} />
       {setting.data ? (
         // Another resident starts the form afresh.
-        <SettingsForm key={userId} userId={userId} current={setting.data} />
+        <>
+          <SettingsForm key={userId} userId={userId} current={setting.data} />
+          {/* A change on the server (this card's save, another console's) starts the card afresh. */}
+          <BedReceiversCard
+            key={`${userId}:${JSON.stringify(setting.data.receivers)}`}
+            userId={userId}
+            current={setting.data}
+          />
+        </>
       ) : setting.isError ? (
         <ListError query={setting} />
       ) : (

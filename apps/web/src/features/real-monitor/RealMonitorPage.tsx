@@ -1,57 +1,18 @@
 import type { AlarmRecord } from '@vigil/contract/browser';
-import { Badge, Button, Card, Col, Empty, Row, Space, Tag, Typography } from 'antd';
+import { Badge, Col, Divider, Empty, Row, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HandleAlarmDialog } from '../alarm-log/HandleAlarmDialog.tsx';
-import { formatSeconds, levelTag, placeOf } from '../alarm-log/alarm-model.ts';
 import { useLiveAlarms } from '../../shared/live/LiveAlarms.tsx';
+import { AlarmCard } from './AlarmCard.tsx';
+import { FocusResidents } from './FocusResidents.tsx';
 
 const STATE_BADGE = { open: 'success', connecting: 'processing', closed: 'error' } as const;
 
-/** One pending alarm: red for level 1 (danger), orange otherwise (warning), with what and where. */
-const AlarmCard = ({ alarm, onHandle }: { alarm: AlarmRecord; onHandle: () => void }) => {
-  const { t } = useTranslation(['real-monitor', 'alarm-log']);
-  const level = levelTag(alarm.alertLevel);
-  const place = placeOf(alarm);
-  return (
-    <Card
-      size="small"
-      className={`alarm-card alarm-card-level${alarm.alertLevel}`}
-      data-testid={`alarm-card-${alarm.id}`}
-      styles={{
-        header: { background: alarm.alertLevel === 1 ? '#fff1f0' : '#fff7e6' },
-        body: { borderTop: `3px solid ${alarm.alertLevel === 1 ? '#ff4d4f' : '#fa8c16'}` },
-      }}
-      title={
-        <Space size={6}>
-          <Tag color={level.color}>{level.text}</Tag>
-          <span>{t(`alarm-log:alarmType.${alarm.alertType}`)}</span>
-        </Space>
-      }
-      extra={
-        <Button size="small" danger={alarm.alertLevel === 1} type="primary" onClick={onHandle}>
-          {t('alarm-log:action.handle')}
-        </Button>
-      }
-    >
-      <Typography.Paragraph strong style={{ marginBottom: 8 }}>
-        {alarm.text}
-      </Typography.Paragraph>
-      <Space orientation="vertical" size={2}>
-        {place && <Typography.Text type="secondary">{place}</Typography.Text>}
-        {alarm.userName && <Typography.Text>{alarm.userName}</Typography.Text>}
-        <Typography.Text type="secondary">
-          {formatSeconds(alarm.timeStamp)}
-          {alarm.count > 1 ? ` · ${t('card.count', { count: alarm.count })}` : ''}
-        </Typography.Text>
-      </Space>
-    </Card>
-  );
-};
-
 /**
  * Real-time monitoring (`/realMonitor/index`): the pending alarms of the chosen provider as they
- * arrive on the live socket, level 1 first, each handled from its card.
+ * arrive on the live socket, level 1 first, each handled from its card; below them the caller's
+ * focus residents, live.
  */
 const RealMonitorPage = () => {
   const { t } = useTranslation('real-monitor');
@@ -67,7 +28,7 @@ const RealMonitorPage = () => {
         <Badge status={STATE_BADGE[state]} text={t(`connection.${state}`)} data-testid="live-state" />
       </Space>
       {pending.length === 0 ? (
-        <Empty description={t('empty')} data-testid="no-alarms" />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} data-testid="no-alarms" />
       ) : (
         sections.map(
           ({ level, alarms }) =>
@@ -85,6 +46,8 @@ const RealMonitorPage = () => {
             ),
         )
       )}
+      <Divider />
+      <FocusResidents />
       {handling && (
         <HandleAlarmDialog alarm={handling} onDone={() => handled(handling.id)} onClose={() => setHandling(null)} />
       )}

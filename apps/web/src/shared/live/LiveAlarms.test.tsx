@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import {
   alarmLogUnDeal,
   defaultAlarmLevels,
@@ -8,11 +8,13 @@ import {
   type LoginResult,
 } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
+import { useState } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../session/session-store.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { LiveAlarms, useLiveAlarms } from './LiveAlarms.tsx';
+import { useLiveVitals } from './live-vitals.tsx';
 
 /** A WebSocket the test plays the server of; every one the page opens is kept. */
 class FakeWebSocket {
@@ -102,6 +104,27 @@ const Pending = () => {
   );
 };
 
+/** A screen part watching residents' vitals: their heart rates as pushed. */
+const Watching = ({ userIds }: { userIds: number[] }) => {
+  const pushed = useLiveVitals(userIds);
+  return (
+    <span data-testid={`watching-${userIds.join('-')}`}>
+      {userIds.map((id) => `${id}:${pushed.get(id)?.vitals.heartRate ?? '-'}`).join(',')}
+    </span>
+  );
+};
+
+const TwoWatching = () => {
+  const [both, setBoth] = useState(true);
+  return (
+    <>
+      <Watching userIds={[3, 5]} />
+      {both && <Watching userIds={[5, 9]} />}
+      <button onClick={() => setBoth(false)}>hide</button>
+    </>
+  );
+};
+
 let i18n: I18n;
 const realFetch = globalThis.fetch;
 const realWebSocket = globalThis.WebSocket;
@@ -185,6 +208,47 @@ describe('LiveAlarms', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 10));
     });
+    expect(FakeWebSocket.opened).toHaveLength(1);
+    view.unmount();
+  });
+
+  it('follows the residents every mounted screen part watches, and hands them the pushed vitals', async () => {
+    const subscribes = () => FakeWebSocket.opened[0]?.sent.filter((f) => f.path === '/websocket/subscribe/') ?? [];
+    const view = render(
+      inTestShell(
+        i18n,
+        <LiveAlarms>
+          <TwoWatching />
+        </LiveAlarms>,
+      ),
+    );
+    await waitFor(() => expect(FakeWebSocket.opened[0]?.sent[0]?.path).toBe('/login'));
+    const [ws] = FakeWebSocket.opened;
+    act(() => ws?.say({ path: '/login', code: 200 }));
+    await waitFor(() =>
+      expect(subscribes().at(-1)).toEqual({
+        path: '/websocket/subscribe/',
+        data: { key: 'socket-key', userIds: [3, 5, 9] },
+      }),
+    );
+    expect(subscribes()).toHaveLength(1);
+
+    act(() =>
+      ws?.say({
+        path: '/vitalsNotify',
+        data: {
+          rows: [
+            { userId: 5, deviceId: 'SLP-5', online: true, inBed: true, heartRate: 64, breathRate: 14, move: 0, ts: 1 },
+          ],
+        },
+      }),
+    );
+    expect(screen.getByTestId('watching-3-5')).toHaveTextContent('3:-,5:64');
+    expect(screen.getByTestId('watching-5-9')).toHaveTextContent('5:64,9:-');
+
+    // One part goes: the socket follows the rest.
+    fireEvent.click(screen.getByText('hide'));
+    await waitFor(() => expect(subscribes().at(-1)?.data).toEqual({ key: 'socket-key', userIds: [3, 5] }));
     expect(FakeWebSocket.opened).toHaveLength(1);
     view.unmount();
   });

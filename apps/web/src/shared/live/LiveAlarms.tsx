@@ -22,10 +22,17 @@ import { api } from '../api/client.ts';
 import { useSession } from '../session/session-store.ts';
 import { AlarmSocket, socketUrl, type SocketState } from './alarm-socket.ts';
 import { AlarmVoice, browserClock, browserSpeaker } from './alarm-voice.ts';
+import { LiveVitalsContext } from './live-vitals.tsx';
 import { PendingAlarms } from './pending-alarms.ts';
+import { VitalsStore } from './vitals-store.ts';
 
-/** The query keys a pushed frame makes stale: the lists, the bell, the settings. */
-export const LIVE_KEYS = { alarms: ['alarms'], bell: ['alertFlag'], settings: ['alertLevel'] } as const;
+/** The query keys a pushed frame makes stale: the lists, the bell, the settings, the monitoring screens' alarm badges. */
+export const LIVE_KEYS = {
+  alarms: ['alarms'],
+  bell: ['alertFlag'],
+  settings: ['alertLevel'],
+  monitor: ['monitor'],
+} as const;
 
 /** The alarm sound of voice mode 1 (apps/web/public/alarm.wav). */
 const ALARM_SOUND = '/alarm.wav';
@@ -59,6 +66,8 @@ const hasBeenActive = (): boolean =>
  * Alarms as they happen (spec document 2 section 4): the socket, the pending list of the chosen
  * provider, speech and sound by each alarm's voice mode, a 10 s notification unless the screen is
  * under 768 px or the level's popups are off, and the screens' data refreshed by what is pushed.
+ * It also carries the residents' vitals: the socket follows whom the mounted screens watch
+ * (useLiveVitals) and hands them every `/vitalsNotify` frame.
  */
 export const LiveAlarms = ({ children }: { children: ReactNode }) => {
   const session = useSession();
@@ -72,6 +81,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
 
   const store = useMemo(() => new PendingAlarms(providerId), [providerId]);
   const pending = useSyncExternalStore(store.subscribe, store.list);
+  const [vitals] = useState(() => new VitalsStore());
   const [state, setState] = useState<SocketState>('closed');
   const [soundBlocked, setSoundBlocked] = useState(() => live && !hasBeenActive());
 
@@ -105,6 +115,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
     const refresh = () => {
       void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.alarms });
       void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.bell });
+      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.monitor });
     };
     // The last hour's pending alarms, newest first; speech starts again from them.
     const checkPending = async () => {
@@ -157,6 +168,9 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
         case '/checkAlarm':
           void checkPending().catch(() => undefined);
           return;
+        case '/vitalsNotify':
+          vitals.receive(frame.data.rows);
+          return;
         case '/error':
           return;
       }
@@ -168,12 +182,15 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
       onOpen: () => void checkPending().catch(() => undefined),
       onState: setState,
     });
+    // The residents the mounted screens watch, followed again after every reconnect.
+    const disconnect = vitals.connect((userIds) => socket?.follow(userIds));
     socket.start();
     return () => {
+      disconnect();
       socket?.stop();
       voice.clear();
     };
-  }, [key, store, i18n.language, queryClient]);
+  }, [key, store, vitals, i18n.language, queryClient]);
 
   const value = useMemo<LiveAlarmsValue>(
     () => ({
@@ -189,7 +206,11 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
     }),
     [pending, state, soundBlocked, store],
   );
-  return <LiveAlarmsContext.Provider value={value}>{children}</LiveAlarmsContext.Provider>;
+  return (
+    <LiveAlarmsContext.Provider value={value}>
+      <LiveVitalsContext.Provider value={vitals}>{children}</LiveVitalsContext.Provider>
+    </LiveAlarmsContext.Provider>
+  );
 };
 
 /** The "enable sound" prompt: a night shift must never sit in front of a silent console. */

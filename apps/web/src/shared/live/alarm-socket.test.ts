@@ -1,4 +1,4 @@
-import { SOCKET_TIMING } from '@vigil/contract/browser';
+import { MONITOR_LIMITS, SOCKET_TIMING } from '@vigil/contract/browser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AlarmSocket, socketUrl, type SocketEnvironment, type SocketState } from './alarm-socket.ts';
 
@@ -117,6 +117,54 @@ describe('AlarmSocket', () => {
     vi.advanceTimersByTime(SOCKET_TIMING.reconnectMs * 3);
     expect(t.sockets).toHaveLength(1);
     expect(t.refused).toHaveBeenCalled();
+  });
+
+  it('follows residents once logged in, again after every reconnect, and not twice for the same list', () => {
+    const t = setup();
+    const subscribes = (ws: FakeSocket | undefined) =>
+      ws?.sent.filter((f) => (f as { path: string }).path === '/websocket/subscribe/');
+    // Chosen before the socket is open: remembered, sent once logged in.
+    t.socket.follow([7, 3, 7]);
+    t.socket.start();
+    t.sockets[0]?.serverOpens();
+    expect(subscribes(t.sockets[0])).toEqual([]);
+    t.sockets[0]?.serverSays({ path: '/login', code: 200 });
+    expect(subscribes(t.sockets[0])).toEqual([
+      { path: '/websocket/subscribe/', data: { key: 'KEY', userIds: [3, 7] } },
+    ]);
+    t.socket.follow([3, 7]);
+    t.socket.follow([7, 3]);
+    expect(subscribes(t.sockets[0])).toHaveLength(1);
+    t.socket.follow([3, 7, 9]);
+    expect(subscribes(t.sockets[0])?.at(-1)).toEqual({
+      path: '/websocket/subscribe/',
+      data: { key: 'KEY', userIds: [3, 7, 9] },
+    });
+
+    t.sockets[0]?.serverCloses();
+    t.socket.follow([9]);
+    vi.advanceTimersByTime(SOCKET_TIMING.reconnectMs);
+    t.sockets[1]?.serverOpens();
+    t.sockets[1]?.serverSays({ path: '/login', code: 200 });
+    expect(subscribes(t.sockets[1])).toEqual([{ path: '/websocket/subscribe/', data: { key: 'KEY', userIds: [9] } }]);
+    // [] stops following.
+    t.socket.follow([]);
+    expect(subscribes(t.sockets[1])?.at(-1)).toEqual({
+      path: '/websocket/subscribe/',
+      data: { key: 'KEY', userIds: [] },
+    });
+    t.socket.stop();
+  });
+
+  it('never follows more residents than a socket may', () => {
+    const t = setup();
+    t.socket.start();
+    t.sockets[0]?.serverOpens();
+    t.sockets[0]?.serverSays({ path: '/login', code: 200 });
+    t.socket.follow(Array.from({ length: MONITOR_LIMITS.maxSubscribed + 5 }, (_, i) => i + 1));
+    const frame = t.sockets[0]?.sent.at(-1) as { data: { userIds: number[] } };
+    expect(frame.data.userIds).toHaveLength(MONITOR_LIMITS.maxSubscribed);
+    t.socket.stop();
   });
 
   it('speaks to this page’s host, wss under https, in the console’s language', () => {

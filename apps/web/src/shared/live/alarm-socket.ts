@@ -1,4 +1,5 @@
 import {
+  MONITOR_LIMITS,
   SOCKET_PATH,
   SOCKET_TIMING,
   type SocketClientFrame,
@@ -58,6 +59,8 @@ export class AlarmSocket {
   private heartbeat: number | undefined;
   private reconnect: number | undefined;
   private autoReconnect = false;
+  /** The residents whose vitals this socket follows: sent again after every (re)login. */
+  private followed: readonly number[] = [];
   private readonly env: SocketEnvironment;
 
   constructor(private readonly options: AlarmSocketOptions) {
@@ -84,6 +87,21 @@ export class AlarmSocket {
   /** Tells the server what the console did with an alarm (kept on its timeline). */
   log(type: WsLogType, alertRecordId: number): void {
     this.send({ path: '/wsLog', data: { key: this.options.key, msg: { type, alertRecordId } } });
+  }
+
+  /**
+   * Follows these residents' vitals (`/vitalsNotify`), replacing the list; [] stops. Remembered,
+   * so a new connection follows them again once logged in; an unchanged list is not sent again.
+   */
+  follow(userIds: readonly number[]): void {
+    const next = [...new Set(userIds)].sort((a, b) => a - b).slice(0, MONITOR_LIMITS.maxSubscribed);
+    if (next.length === this.followed.length && next.every((id, i) => id === this.followed[i])) return;
+    this.followed = next;
+    if (this.state === 'open') this.sendFollowed();
+  }
+
+  private sendFollowed(): void {
+    this.send({ path: '/websocket/subscribe/', data: { key: this.options.key, userIds: [...this.followed] } });
   }
 
   private send(frame: SocketClientFrame): void {
@@ -136,6 +154,8 @@ export class AlarmSocket {
         () => this.send({ path: '/hearBeat', data: { key: this.options.key, msg: 'ping' } }),
         SOCKET_TIMING.heartbeatMs,
       );
+      // A new connection follows nobody: follow again whoever the screens watch.
+      if (this.followed.length > 0) this.sendFollowed();
       this.options.onOpen();
       return;
     }

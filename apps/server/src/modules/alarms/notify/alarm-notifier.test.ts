@@ -50,6 +50,7 @@ describe('alarm notifications by SMS and chat webhook', () => {
   let seq = 1;
   let receiverPhone = '';
   let leadPhone = '';
+  let residentId = 0;
 
   const press = (deviceId: string, event = 'sos') =>
     app.services.devices.gateway.ingest.handle(
@@ -90,6 +91,7 @@ describe('alarm notifications by SMS and chat webhook', () => {
       resident: 'Ada',
     });
     await linkBed(app, bed.bedId, 'NTF-RDR1');
+    residentId = bed.residentId ?? 0;
     const receiver = await makeCaregiver(app, w.aHome.token, 'Receiver');
     const lead = await makeCaregiver(app, w.aHome.token, 'Lead', { level: 'lead' });
     receiverPhone = receiver.phone;
@@ -204,5 +206,52 @@ describe('alarm notifications by SMS and chat webhook', () => {
     await notifier().kick();
     expect(sittingUp()).toBe(before);
     expect((await rowsOf(alarm?.id ?? 0)).find((r) => r.channel === 'sms')?.state).toBe('cancelled');
+  });
+
+  it("a bed's own receivers and modes replace its community's; null gives them back", async () => {
+    sms.answerWith(() => ({ status: 200, body: {} }));
+    const night = await makeCaregiver(app, w.aHome.token, 'Night');
+    const own = await app.call(
+      alarmCalls.saveBedAlarmSetting,
+      { userId: residentId, rules: null, receivers: { receiverIds: [night.id], notify: ['sms'] } },
+      { token: w.aHome.token },
+    );
+    expect(own.status, own.msg).toBe(200);
+    const shown = await app.call(alarmCalls.bedAlarmSetting, { userId: residentId }, { token: w.aHome.token });
+    expect(shown.data).toMatchObject({
+      custom: false,
+      receivers: { receiverIds: [night.id], notify: ['sms'] },
+      communityReceivers: { notify: ['sms', 'chat', 'page'] },
+    });
+    const [smsBefore, chatBefore] = [sms.received.length, chat.received.length];
+    // The earlier tests' alarms of the radar are handled: this fall is a new alarm.
+    const open = await app.call(alarmCalls.alarmLogUnDeal, { keyWord: 'NTF-RDR1' }, { token: w.aHome.token });
+    for (const row of open.data?.rows ?? [])
+      await app.call(alarmCalls.alarmRelieve, { id: row.id, reason: 'CHECKED' }, { token: w.aHome.token });
+    await press('NTF-RDR1', 'fall_suspected');
+    await until(() => sms.received.length === smsBefore + 1, { what: "the bed's receiver" });
+    await notifier().kick();
+    expect(sms.received.slice(smsBefore).map((r) => r.body.to)).toEqual([night.phone]);
+    expect(chat.received.length).toBe(chatBefore);
+
+    // Back to the community's receivers; the rules were never changed by this.
+    await app.call(
+      alarmCalls.saveBedAlarmSetting,
+      { userId: residentId, rules: null, receivers: null },
+      { token: w.aHome.token },
+    );
+    const back = await app.call(alarmCalls.bedAlarmSetting, { userId: residentId }, { token: w.aHome.token });
+    expect(back.data).toMatchObject({ receivers: null, custom: false, updateTime: null });
+  });
+
+  it('refuses a bed receiver that is no caregiver the home can see, and keeps what was saved', async () => {
+    const res = await app.call(
+      alarmCalls.saveBedAlarmSetting,
+      { userId: residentId, rules: null, receivers: { receiverIds: [2_000_000], notify: ['sms'] } },
+      { token: w.aHome.token },
+    );
+    expect(res.msgKey).toBe('not_found');
+    const kept = await app.call(alarmCalls.bedAlarmSetting, { userId: residentId }, { token: w.aHome.token });
+    expect(kept.data?.receivers).toBeNull();
   });
 });

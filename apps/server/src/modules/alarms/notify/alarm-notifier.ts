@@ -4,8 +4,8 @@ import type { Clock } from '../../../clock.ts';
 import type { EventStream } from '../../../core/events.ts';
 import type { Log } from '../../../core/log.ts';
 import type { Db } from '../../../db/database.ts';
-import { alarmNotifications, alarms, caregivers, communities, residents } from '../../../db/schema.ts';
-import { storedAlarmSettings } from '../../communities/community.policy.ts';
+import { alarmNotifications, alarms, caregivers } from '../../../db/schema.ts';
+import { receiversOfResident } from '../bed-alarm-settings.service.ts';
 import type { AlarmView } from '../alarm-query.repository.ts';
 import { alarmText } from '../alarm-record.ts';
 import { ALARM_EVENT } from '../alarm-runner.ts';
@@ -39,7 +39,7 @@ const masked = (target: string) => (target.length > 6 ? `${target.slice(0, 3)}**
 /**
  * Notifications beyond the page. When an alarm is raised (the committed event; a relay after a
  * crash repeats it harmlessly: rows are unique), its resident's community settings name the
- * receivers and the modes: one SMS per receiver, one chat message. A level 1 alarm still open
+ * receivers and the modes (the bed's own when it has them): one SMS per receiver, one chat message. A level 1 alarm still open
  * after `escalateAfterMs` goes to the provider's lead caregivers too (stage 2). Rows are sent by a
  * loop that claims due rows (SKIP LOCKED: instances never send one twice), retries with backoff,
  * cancels what a release made moot, and keeps each outcome on the alarm's timeline.
@@ -87,32 +87,21 @@ export class AlarmNotifier {
     return this.running;
   }
 
-  /** The rows of a new alarm: its community's receivers by its modes. */
+  /** The rows of a new alarm: its bed's receivers by its modes, else its community's. */
   async plan(alarmId: number): Promise<number> {
     const { db, clock } = this.deps;
-    const [row] = await db
-      .select({ alarm: alarms, config: communities.alarmConfig })
-      .from(alarms)
-      .leftJoin(residents, eq(residents.id, alarms.residentId))
-      .leftJoin(communities, eq(communities.id, residents.communityId))
-      .where(eq(alarms.id, alarmId));
-    if (!row || row.alarm.releaseKind !== 0) return 0;
-    const config = storedAlarmSettings(row.config);
-    if (!config) return 0;
-    const receivers = config.receiverIds.length
-      ? await db
-          .select()
-          .from(caregivers)
-          .where(and(inArray(caregivers.id, config.receiverIds), eq(caregivers.enabled, true)))
-      : [];
+    const [alarm] = await db.select().from(alarms).where(eq(alarms.id, alarmId));
+    if (!alarm || alarm.releaseKind !== 0 || alarm.residentId === null) return 0;
+    const receivers = await receiversOfResident(db, alarm.residentId);
+    if (!receivers) return 0;
     const now = clock.now();
     const rows: NewNotification[] = [];
-    const base = { alarmId, providerId: row.alarm.providerId, stage: 1, nextAt: now };
-    if (config.notify.includes('sms') && this.channels.has('sms'))
-      for (const c of receivers)
-        if (c.providerId === row.alarm.providerId)
+    const base = { alarmId, providerId: alarm.providerId, stage: 1, nextAt: now };
+    if (receivers.notify.includes('sms') && this.channels.has('sms'))
+      for (const c of receivers.caregivers)
+        if (c.providerId === alarm.providerId)
           rows.push({ ...base, channel: 'sms', target: c.phone, caregiverId: c.id });
-    if (config.notify.includes('chat') && this.channels.has('chat'))
+    if (receivers.notify.includes('chat') && this.channels.has('chat'))
       rows.push({ ...base, channel: 'chat', target: WEBHOOK });
     return this.enqueue(rows);
   }

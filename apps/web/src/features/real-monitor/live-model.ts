@@ -1,0 +1,55 @@
+import type { LiveResident } from '@vigil/contract/browser';
+import dayjs from 'dayjs';
+import { LIVE_KEYS } from '../../shared/live/LiveAlarms.tsx';
+
+/** What a resident is doing now, as the monitoring screens show it. */
+export type LiveStatus = 'inBed' | 'outOfBed' | 'offline' | 'away' | 'noDevice' | 'unknown';
+
+/** Away first (the bed is empty on purpose), then no monitor, offline, and what the monitor senses. */
+export const liveStatusOf = (resident: Pick<LiveResident, 'away' | 'vitals'>): LiveStatus => {
+  const { away, vitals } = resident;
+  if (away) return 'away';
+  if (!vitals) return 'noDevice';
+  if (!vitals.online) return 'offline';
+  if (vitals.inBed === null) return 'unknown';
+  return vitals.inBed ? 'inBed' : 'outOfBed';
+};
+
+export const STATUS_COLOURS: Readonly<Record<LiveStatus, string>> = {
+  inBed: 'green',
+  outOfBed: 'orange',
+  offline: 'default',
+  away: 'blue',
+  noDevice: 'default',
+  unknown: 'default',
+};
+
+/** A measured rate; a dash when not measured (null or 0). */
+export const rateText = (value: number | null | undefined): string => (value ? String(Math.round(value)) : '—');
+
+/** A rate worth showing live: only while the monitor is online and measuring. */
+export const liveRate = (resident: LiveResident, rate: 'heartRate' | 'breathRate'): number | null =>
+  resident.vitals?.online ? resident.vitals[rate] : null;
+
+/** Room and bed ("101 / 2"), or null when the resident has no bed. */
+export const bedOf = (resident: Pick<LiveResident, 'room' | 'bunk'>): string | null =>
+  [resident.room, resident.bunk].filter(Boolean).join(' / ') || null;
+
+/** Area, floor, room and bed. */
+export const placeOf = (resident: Pick<LiveResident, 'floorArea' | 'room' | 'bunk'>): string | null =>
+  [resident.floorArea, resident.room, resident.bunk].filter(Boolean).join(' / ') || null;
+
+/** A sample's moment, to the second (samples come every few seconds). */
+export const sampleTime = (seconds: number | null | undefined): string =>
+  seconds ? dayjs.unix(seconds).format('HH:mm:ss') : '—';
+
+export const RESIDENT_LIST_PATH = '/realMonitor/residentList';
+export const residentPath = (userId: number): string => `/realMonitor/resident?userId=${userId}`;
+
+/** The monitoring screens' queries; the live socket makes them all stale when an alarm comes or goes. */
+export const MONITOR_KEYS = {
+  all: LIVE_KEYS.monitor,
+  focus: [...LIVE_KEYS.monitor, 'focus'],
+  list: (request: object) => [...LIVE_KEYS.monitor, 'list', request],
+  resident: (userId: number) => [...LIVE_KEYS.monitor, 'resident', userId],
+} as const;
