@@ -11,6 +11,7 @@ import {
 } from '@ant-design/icons';
 import { adminLogout, alertFlag, getPlatformName, postPlatformName } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
+import { useCall } from '../shared/api/use-call.ts';
 import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Tooltip } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,13 +54,12 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
         })
       : null;
   // The bell's dot: some alarm of the chosen provider (or the scope) is pending. Asked only while
-  // the bell shows; the alarm screen (and, later, the live socket) invalidate ['alertFlag'] on a change.
-  const bell = useQuery({
-    queryKey: ['alertFlag'],
-    queryFn: () => api(alertFlag, {}),
-    enabled: Boolean(items?.has('alarmBell')),
-    refetchInterval: ALERT_FLAG_REFRESH_MS,
-  });
+  // the bell shows; handling an alarm and the live socket's frames reload it (FRAME_TOUCHES).
+  const bell = useCall(
+    alertFlag,
+    {},
+    { enabled: Boolean(items?.has('alarmBell')), refetchInterval: ALERT_FLAG_REFRESH_MS },
+  );
   if (!access || !session.info || !items) return null;
   const userName = session.info.name || session.info.userName;
   const crumbs = breadcrumbFor(location.pathname, routeForPath(location.pathname));

@@ -1,9 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { alertFlag, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api as callApi } from '../../shared/api/client.ts';
+import { useCall } from '../../shared/api/use-call.ts';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import {
@@ -123,9 +122,9 @@ beforeEach(() => {
 });
 afterEach(() => sessionStore.reset());
 
-/** Stands in for the navbar bell: reads ['alertFlag'] as the navbar does, so its refresh can be seen. */
+/** Stands in for the navbar bell: reads the flag as the navbar does, so its refresh can be seen. */
 const BellProbe = () => {
-  useQuery({ queryKey: ['alertFlag'], queryFn: () => callApi(alertFlag, {}) });
+  useCall(alertFlag, {});
   return null;
 };
 

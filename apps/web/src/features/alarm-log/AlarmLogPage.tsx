@@ -1,5 +1,6 @@
-import { ALARM_TYPES, alarmExport, type AlarmRecord, type AlarmType } from '@vigil/contract/browser';
+import { ALARM_TYPES, alarmExport, FRAME_TOUCHES, type AlarmRecord, type AlarmType } from '@vigil/contract/browser';
 import { useQueryClient } from '@tanstack/react-query';
+import { reloadCalls } from '../../shared/api/use-call.ts';
 import { Input, Select, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,10 +41,8 @@ const AlarmLogPage = () => {
     setFilters(INITIAL);
   };
   /** After a handling (or a refusal because it was handled elsewhere): both lists and the bell. */
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['alarms'] });
-    void queryClient.invalidateQueries({ queryKey: ['alertFlag'] });
-  };
+  // A handling releases the alarm: what a release frame makes stale.
+  const refresh = () => void reloadCalls(queryClient, FRAME_TOUCHES['/userStatusNotify']);
 
   const table = (which: AlarmTab) => (
     <AlarmTable

@@ -1,5 +1,6 @@
 import { alarmLog, alarmLogUnDeal, type AlarmRecord } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { callKey } from '../../shared/api/use-call.ts';
 import { Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType, SortOrder } from 'antd/es/table/interface';
 import type { TFunction } from 'i18next';
@@ -20,9 +21,6 @@ import {
 
 const dash = '—';
 const CALLS = { pending: alarmLogUnDeal, resolved: alarmLog } as const;
-
-/** The query key of a list: invalidating `['alarms']` refreshes both (the live socket does so too). */
-export const alarmListKey = (tab: AlarmTab, query: AlarmFilters & AlarmSort & ListPage) => ['alarms', tab, query];
 
 const sortOrderOf = (sort: AlarmSort, column: AlarmSort['orderBy']): SortOrder =>
   sort.orderBy === column ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
@@ -136,7 +134,7 @@ export const AlarmTable = (props: {
 
   const query = { ...filters, ...sort, ...page };
   const list = useQuery({
-    queryKey: alarmListKey(tab, query),
+    queryKey: callKey(CALLS[tab], query),
     // The period counts back from the moment of the request, so a refresh moves it along.
     queryFn: () => api(CALLS[tab], { ...page, ...sort, ...listFilters(filters) }),
     placeholderData: keepPreviousData,

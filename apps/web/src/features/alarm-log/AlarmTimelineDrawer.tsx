@@ -1,9 +1,8 @@
 import { alarmTimeline, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
+import { useCall } from '../../shared/api/use-call.ts';
 import { Drawer, Empty, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client.ts';
 import { ListError } from '../../shared/ui/list-state.tsx';
 import { formatStepTime, levelTag } from './alarm-model.ts';
 
@@ -37,10 +36,7 @@ const detailOf = (t: TFunction, step: Step): string | null => {
 export const AlarmTimelineDrawer = (props: { alarm: AlarmRecord; onClose: () => void }) => {
   const { t } = useTranslation('alarm-log');
   const { alarm } = props;
-  const steps = useQuery({
-    queryKey: ['alarms', 'timeline', alarm.id],
-    queryFn: () => api(alarmTimeline, { id: alarm.id }),
-  });
+  const steps = useCall(alarmTimeline, { id: alarm.id });
   const level = levelTag(alarm.alertLevel);
 
   const body = () => {

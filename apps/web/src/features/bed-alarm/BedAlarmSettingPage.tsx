@@ -11,7 +11,8 @@ import {
   type SleepAlarmType,
   type TimeRange,
 } from '@vigil/contract/browser';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { reloadCalls, useCall } from '../../shared/api/use-call.ts';
 import { BedReceiversCard } from './BedReceiversCard.tsx';
 import {
   Alert,
@@ -70,7 +71,6 @@ const CLOCK = 'HH:mm';
 const NIGHT: TimeRange = { start: '22:00', end: '06:00' };
 
 /** The query of one resident's settings; a save refreshes it. */
-export const settingKey = (userId: number) => ['bedAlarmSetting', userId] as const;
 
 /** Every value of the form, kept for fields not on screen too. Module-level: useWatch re-subscribes on a new selector. */
 const allValues = (values: AlarmFormValues) => values;
@@ -377,7 +377,7 @@ const SettingsForm = ({ userId, current }: { userId: number; current: Setting })
   const values = watched?.rules && watched.watched ? (watched as AlarmFormValues) : base;
   const changed = useMemo(() => !sameValues(values, base), [values, base]);
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: settingKey(userId) });
+  const refresh = () => void reloadCalls(queryClient, ['bedAlarmSetting']);
 
   const submit = useFormSubmit(form, async () => {
     // The whole store: types not on screen (FENCE) keep their state.
@@ -543,11 +543,7 @@ const BedAlarmSettingPage = () => {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
   const userId = idOf(useParams().userId);
-  const setting = useQuery({
-    queryKey: settingKey(userId ?? 0),
-    queryFn: () => api(bedAlarmSetting, { userId: userId ?? 0 }),
-    enabled: userId !== null,
-  });
+  const setting = useCall(bedAlarmSetting, { userId: userId ?? 0 }, { enabled: userId !== null });
 
   if (userId === null) {
     return (

@@ -7,6 +7,7 @@ import {
   type bedAlarmSetting,
 } from '@vigil/contract/browser';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { reloadCalls } from '../../shared/api/use-call.ts';
 import { App, Button, Card, Checkbox, Flex, Form, Radio, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -57,7 +58,7 @@ export const BedReceiversCard = ({ userId, current }: { userId: number; current:
       receivers: values.mode === 'own' ? { receiverIds: values.receiverIds, notify: values.notify } : null,
     });
     submit.markSaved();
-    await queryClient.invalidateQueries({ queryKey: ['bedAlarmSetting', userId] });
+    await reloadCalls(queryClient, ['bedAlarmSetting']);
     void message.success(t('saved'));
   });
 

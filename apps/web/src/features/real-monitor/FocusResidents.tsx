@@ -1,20 +1,19 @@
 import { focusUsers, MONITOR_LIMITS } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Col, Empty, Row, Space, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../shared/api/client.ts';
 import { useLiveResidents } from '../../shared/live/live-vitals.tsx';
 import { ListError } from '../../shared/ui/list-state.tsx';
 import { FocusCard } from './FocusCard.tsx';
-import { MONITOR_KEYS, RESIDENT_LIST_PATH, residentPath } from './live-model.ts';
+import { useCall } from '../../shared/api/use-call.ts';
+import { RESIDENT_LIST_PATH, residentPath } from './live-model.ts';
 import { useFocusToggle } from './useFocusToggle.ts';
 
 /** The caller's focus residents as live cards, in the order they were added; a card opens the resident. */
 export const FocusResidents = () => {
   const { t } = useTranslation('real-monitor');
   const navigate = useNavigate();
-  const focus = useQuery({ queryKey: MONITOR_KEYS.focus, queryFn: () => api(focusUsers, {}) });
+  const focus = useCall(focusUsers, {});
   const residents = useLiveResidents(focus.data?.rows, focus.dataUpdatedAt);
   const { toggle, changing } = useFocusToggle();
 

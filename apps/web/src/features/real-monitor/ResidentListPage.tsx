@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useLiveResidents } from '../../shared/live/live-vitals.tsx';
-import { MONITOR_KEYS, residentPath } from './live-model.ts';
+import { callKey, useCall } from '../../shared/api/use-call.ts';
+import { residentPath } from './live-model.ts';
 import { listRequest, readListView, writeListView, type MonitorListView } from './list-view.ts';
 import { LiveResidentTable } from './LiveResidentTable.tsx';
 import { ResidentListFilters } from './ResidentListFilters.tsx';
@@ -25,11 +26,11 @@ const ResidentListPage = () => {
   const show = (next: MonitorListView) => setParams(writeListView(next));
 
   const list = useQuery({
-    queryKey: MONITOR_KEYS.list(view),
+    queryKey: callKey(monitorUserList, view),
     queryFn: () => api(monitorUserList, listRequest(view)),
     placeholderData: keepPreviousData,
   });
-  const focus = useQuery({ queryKey: MONITOR_KEYS.focus, queryFn: () => api(focusUsers, {}) });
+  const focus = useCall(focusUsers, {});
   const rows = useLiveResidents(list.data?.rows, list.dataUpdatedAt);
   const { toggle, changing } = useFocusToggle(focus.data?.rows.length);
   const filtered = view.keyWord !== undefined || view.state !== undefined || view.areaId !== undefined;

@@ -1,12 +1,12 @@
 import { residentLive } from '@vigil/contract/browser';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Result, Row, Spin } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, ApiError } from '../../shared/api/client.ts';
+import { ApiError } from '../../shared/api/client.ts';
 import { useLiveResidents } from '../../shared/live/live-vitals.tsx';
-import { MONITOR_KEYS, RESIDENT_LIST_PATH } from './live-model.ts';
+import { useCall } from '../../shared/api/use-call.ts';
+import { RESIDENT_LIST_PATH } from './live-model.ts';
 import { ResidentDevices } from './ResidentDevices.tsx';
 import { ResidentHeader } from './ResidentHeader.tsx';
 import { TodayAlarms } from './TodayAlarms.tsx';
@@ -36,7 +36,7 @@ const BackToList = () => {
 /** One resident, live: header, the last hour and the live samples charted, devices and today's alarms. */
 const ResidentLive = ({ userId }: { userId: number }) => {
   const { t } = useTranslation('real-monitor');
-  const live = useQuery({ queryKey: MONITOR_KEYS.resident(userId), queryFn: () => api(residentLive, { userId }) });
+  const live = useCall(residentLive, { userId });
   const rows = useMemo(() => (live.data ? [live.data.resident] : undefined), [live.data]);
   const [resident] = useLiveResidents(rows, live.dataUpdatedAt);
   const trail = useVitalsTrail(userId);

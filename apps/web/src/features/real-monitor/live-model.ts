@@ -1,6 +1,5 @@
-import type { LiveResident } from '@vigil/contract/browser';
+import type { CallName, LiveResident } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
-import { LIVE_KEYS } from '../../shared/live/LiveAlarms.tsx';
 
 /** What a resident is doing now, as the monitoring screens show it. */
 export type LiveStatus = 'inBed' | 'outOfBed' | 'offline' | 'away' | 'noDevice' | 'unknown';
@@ -46,10 +45,5 @@ export const sampleTime = (seconds: number | null | undefined): string =>
 export const RESIDENT_LIST_PATH = '/realMonitor/residentList';
 export const residentPath = (userId: number): string => `/realMonitor/resident?userId=${userId}`;
 
-/** The monitoring screens' queries; the live socket makes them all stale when an alarm comes or goes. */
-export const MONITOR_KEYS = {
-  all: LIVE_KEYS.monitor,
-  focus: [...LIVE_KEYS.monitor, 'focus'],
-  list: (request: object) => [...LIVE_KEYS.monitor, 'list', request],
-  resident: (userId: number) => [...LIVE_KEYS.monitor, 'resident', userId],
-} as const;
+/** What a change of the focus residents makes stale. */
+export const FOCUS_TOUCHES = ['focusUsers', 'monitorUserList', 'residentLive'] as const satisfies readonly CallName[];

@@ -4,7 +4,8 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
-import { MONITOR_KEYS } from './live-model.ts';
+import { reloadCalls } from '../../shared/api/use-call.ts';
+import { FOCUS_TOUCHES } from './live-model.ts';
 
 interface FocusChange {
   userId: number;
@@ -25,7 +26,7 @@ export const useFocusToggle = (focusCount?: number) => {
   const mutation = useMutation({
     mutationFn: ({ userId, focus }: FocusChange) =>
       focus ? api(addFocusUser, { userId }) : api(deleteFocusUser, { userId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: MONITOR_KEYS.all }),
+    onSuccess: () => reloadCalls(queryClient, FOCUS_TOUCHES),
     onError,
   });
   const toggle = (change: FocusChange) => {

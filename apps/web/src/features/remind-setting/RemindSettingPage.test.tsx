@@ -10,6 +10,7 @@ import {
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { reloadForFrame } from '../../shared/api/use-call.ts';
 import { dirtyForms } from '../../shared/ui/dirty-forms.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
@@ -161,7 +162,7 @@ describe('RemindSettingPage', () => {
 
     expect(await screen.findByText('Saved')).toBeInTheDocument();
     expect(saveBodies()).toEqual([{ levelMap: { LEAVE_BED: 1 }, alertTypeL2: { pc: true, globalVoiceWay: 0 } }]);
-    // ['alertLevel'] is read again, so the live alarms and every screen use the saved settings.
+    // The levels are read again, so the live alarms and every screen use the saved settings.
     await waitFor(() => expect(requestsTo(queryAlertLevel.path)).toHaveLength(2));
     expect(levelRadio('LEAVE_BED', 1)).toBeChecked();
     expect(voiceRadio(2, 'Mute')).toBeChecked();
@@ -234,7 +235,7 @@ describe('RemindSettingPage', () => {
     const otherConsoleSaves = async (change: Partial<AlertLevelSettings>) => {
       state.settings = { ...state.settings, ...change };
       // What the live socket does on /dataChange.
-      await act(() => queryClient.invalidateQueries({ queryKey: ['alertLevel'] }));
+      await act(() => reloadForFrame(queryClient, { path: '/dataChange', data: { what: 'alarmSettings' } }));
     };
 
     it('an untouched form shows the new settings', async () => {

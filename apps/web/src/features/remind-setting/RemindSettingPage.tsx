@@ -8,7 +8,7 @@ import {
   type AlertLevelSettings,
   type VoiceWay,
 } from '@vigil/contract/browser';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -28,7 +28,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
-import { LIVE_KEYS } from '../../shared/live/LiveAlarms.tsx';
+import { callKey, reloadCalls, useCall } from '../../shared/api/use-call.ts';
 import { SPEECH } from '../../shared/live/alarm-voice.ts';
 import { ListError, StaleNotice } from '../../shared/ui/list-state.tsx';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
@@ -177,9 +177,9 @@ const SettingsForm = ({ current }: { current: AlertLevelSettings }) => {
     const request = changesOf(submitted, baseRef.current);
     if (isEmpty(request)) return;
     const saved = await api(saveAlertLevel, request);
-    queryClient.setQueryData(LIVE_KEYS.settings, saved);
+    queryClient.setQueryData(callKey(queryAlertLevel, {}), saved);
     load(valuesOf(saved));
-    void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.settings });
+    void reloadCalls(queryClient, ['queryAlertLevel']);
     void message.success(t('saved'));
   });
   const { markSaved, formProps } = submit;
@@ -271,7 +271,7 @@ const SettingsForm = ({ current }: { current: AlertLevelSettings }) => {
 const RemindSettingPage = () => {
   const { t } = useTranslation('remind-setting');
   // The live socket invalidates this key when any console saves, and the live alarms read it too.
-  const settings = useQuery({ queryKey: LIVE_KEYS.settings, queryFn: () => api(queryAlertLevel, {}) });
+  const settings = useCall(queryAlertLevel, {});
 
   return (
     <div>

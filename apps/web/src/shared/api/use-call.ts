@@ -12,10 +12,11 @@ import { useQuery, type QueryClient, type UseQueryOptions } from '@tanstack/reac
 import { api } from './client.ts';
 
 /**
- * A call's query key: its path first, then its input. Every answer of one call shares the
- * prefix, so whatever makes a call's answers stale reloads all of them by the path alone.
+ * A call's query key: its path first, then its input (or the screen's view it was made from).
+ * Every answer of one call shares the prefix, so whatever makes a call's answers stale reloads
+ * all of them by the path alone.
  */
-export const callKey = <E extends Endpoint>(endpoint: E, input?: EndpointRequest<E>): readonly unknown[] =>
+export const callKey = (endpoint: Endpoint, input?: unknown): readonly unknown[] =>
   input === undefined ? [endpoint.path] : [endpoint.path, input];
 
 type CallQueryOptions<E extends Endpoint, T> = Omit<

@@ -5,7 +5,8 @@ import {
   type AlarmRecord,
   type SocketServerFrame,
 } from '@vigil/contract/browser';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { reloadForFrame, useCall } from '../api/use-call.ts';
 import { Alert, App, Button } from 'antd';
 import {
   createContext,
@@ -25,14 +26,6 @@ import { AlarmVoice, browserClock, browserSpeaker } from './alarm-voice.ts';
 import { LiveVitalsContext } from './live-vitals.tsx';
 import { PendingAlarms } from './pending-alarms.ts';
 import { VitalsStore } from './vitals-store.ts';
-
-/** The query keys a pushed frame makes stale: the lists, the bell, the settings, the monitoring screens' alarm badges. */
-export const LIVE_KEYS = {
-  alarms: ['alarms'],
-  bell: ['alertFlag'],
-  settings: ['alertLevel'],
-  monitor: ['monitor'],
-} as const;
 
 /** The alarm sound of voice mode 1 (apps/web/public/alarm.wav). */
 const ALARM_SOUND = '/alarm.wav';
@@ -85,12 +78,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
   const [state, setState] = useState<SocketState>('closed');
   const [soundBlocked, setSoundBlocked] = useState(() => live && !hasBeenActive());
 
-  const settings = useQuery({
-    queryKey: LIVE_KEYS.settings,
-    queryFn: () => api(queryAlertLevel, {}),
-    enabled: live,
-    staleTime: 5 * 60_000,
-  });
+  const settings = useCall(queryAlertLevel, {}, { enabled: live, staleTime: 5 * 60_000 });
   // Read by the socket's handlers through a ref: a settings reload must not reconnect the socket.
   const latest = useRef({ settings: settings.data, notification, t });
   latest.current = { settings: settings.data, notification, t };
@@ -112,11 +100,8 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
     const voice = new AlarmVoice(browserSpeaker(ALARM_SOUND), browserClock, i18n.language, (id) =>
       socket?.log('playAlarm', id),
     );
-    const refresh = () => {
-      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.alarms });
-      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.bell });
-      void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.monitor });
-    };
+    // What the frame makes stale, as the contract lists it (FRAME_TOUCHES).
+    const refresh = (frame: { path: string; data?: unknown }) => void reloadForFrame(queryClient, frame);
     // The last hour's pending alarms, newest first; speech starts again from them.
     const checkPending = async () => {
       const since = Math.floor(Date.now() / 1000) - CONSTANTS.pendingAlarmLookbackSeconds;
@@ -130,7 +115,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
       store.replace(page.rows);
       voice.clear();
       for (const alarm of [...page.rows].reverse()) voice.add(alarm);
-      refresh();
+      refresh({ path: '/checkAlarm' });
     };
     const onFrame = (frame: Exclude<SocketServerFrame, { path: '/login' | '/hearBeat' }>) => {
       switch (frame.path) {
@@ -152,18 +137,18 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
               duration: CONSTANTS.notificationDisplayMs / 1000,
             });
           }
-          refresh();
+          refresh(frame);
           return;
         }
         case '/userStatusNotify': {
           if (store.release(frame.data.id)) socket?.log('relieveAlarm', frame.data.id);
           voice.release(frame.data.id);
           latest.current.notification.destroy(`alarm-${frame.data.id}`);
-          refresh();
+          refresh(frame);
           return;
         }
         case '/dataChange':
-          void queryClient.invalidateQueries({ queryKey: LIVE_KEYS.settings });
+          refresh(frame);
           return;
         case '/checkAlarm':
           void checkPending().catch(() => undefined);
