@@ -50,6 +50,7 @@ const ResidentLive = ({ userId }: { userId: number }) => {
         unit: t('unit.bpm'),
         colour: HEART,
         points: chartPoints(history ?? [], trail, 'heartRate'),
+        nowMs: Date.now(),
       }),
     [history, trail, t],
   );
@@ -60,6 +61,7 @@ const ResidentLive = ({ userId }: { userId: number }) => {
         unit: t('unit.rpm'),
         colour: BREATH,
         points: chartPoints(history ?? [], trail, 'breathRate'),
+        nowMs: Date.now(),
       }),
     [history, trail, t],
   );
