@@ -14,6 +14,8 @@
  *    (the spread: what fanning out to 500 adds).
  *
  * Run: npm run bench:alarms          (about 6 min)
+ * Profile: BENCH_PROFILE=<dir> npm run bench:alarms (a CPU profile of the Vigil server over the
+ *   measured alarms of 2., and where its time went)
  * Quick: BENCH_DEVICES=500 BENCH_ALARMS=100 npm run bench:alarms
  * Options: BENCH_DEVICES=5000, BENCH_CONSOLES=100, BENCH_FANOUT=500, BENCH_BADGES=50,
  *   BENCH_ALARMS=400 (alarms measured in 2.), BENCH_FANOUT_ALARMS=40, BENCH_GAP_MS=100 (between alarms).
@@ -28,6 +30,7 @@ import WebSocket from 'ws';
 import { uploadForm, workbook } from '../apps/server/src/modules/spreadsheet/sheet-test-support.ts';
 import { spawnServer, type SpawnedServer } from '../apps/server/src/test/spawned-server.ts';
 import { forkScript, Load, nextMessage } from './ingest/load.ts';
+import { printProfile, takeProfile } from './ingest/profile-summary.ts';
 import { fmt, freePort, quantile, sleep, table } from './ingest/support.ts';
 
 const option = (name: string, fallback: number): number => {
@@ -44,6 +47,7 @@ const ALARMS = option('BENCH_ALARMS', 400);
 const FANOUT_ALARMS = option('BENCH_FANOUT_ALARMS', 40);
 const GAP_MS = option('BENCH_GAP_MS', 100);
 const FLOOR_SAMPLES = option('BENCH_FLOOR_SAMPLES', 400);
+const PROFILE_DIR = process.env.BENCH_PROFILE?.trim() ? path.resolve(process.env.BENCH_PROFILE.trim()) : undefined;
 
 const TAG = randomBytes(2).toString('hex').toUpperCase();
 const SLEEP_IDS = Array.from({ length: DEVICES }, (_, i) => `AL${TAG}-S${String(i + 1).padStart(5, '0')}`);
@@ -272,6 +276,7 @@ const vigilRun = async (floorP99: number) => {
       VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       REDIS_URL: '',
       NATS_URL: '',
+      CPU_PROFILE_DIR: PROFILE_DIR ?? '',
     },
     { readyWithinMs: 180_000 },
   );
@@ -298,7 +303,9 @@ const vigilRun = async (floorP99: number) => {
   await fire(badges, Math.min(20, ALARMS), consoles);
   await sleep(10_000);
 
+  if (PROFILE_DIR) server.child.kill('SIGUSR2');
   const alarms = await fire(badges, ALARMS, consoles);
+  const profile = PROFILE_DIR ? await takeProfile(server.child, PROFILE_DIR) : undefined;
   const row = (label: string, xs: number[]) => [
     label,
     String(xs.length),
@@ -313,6 +320,7 @@ const vigilRun = async (floorP99: number) => {
     ),
   );
   if (alarms.missing) out(`  MISSING: ${alarms.missing} frames never arrived within 5 s`);
+  if (profile) printProfile(profile, out);
 
   await openConsoles(socketUrl, home.key, FANOUT - consoles.length, consoles);
   out(`  ${consoles.length} consoles logged in`);

@@ -54,7 +54,7 @@ import { connectAsync } from 'mqtt';
 import pg from 'pg';
 import { uploadForm, workbook } from '../apps/server/src/modules/spreadsheet/sheet-test-support.ts';
 import { forkScript, Load, nextMessage, Subscriber, type LoadStats } from './ingest/load.ts';
-import { summariseProfile, type ProfileShare, type ProfileSummary } from './ingest/profile-summary.ts';
+import { printProfile, takeProfile } from './ingest/profile-summary.ts';
 import {
   bucketDelta,
   bucketsOf,
@@ -623,38 +623,6 @@ const timeList = async (base: string, token: string, count: number, gapMs: numbe
   return { ms, errors };
 };
 
-/** Stops the server's profiler (the second SIGUSR2) and waits for the profile file it writes. */
-const takeProfile = async (server: Server, dir: string): Promise<{ file: string; summary: ProfileSummary }> => {
-  const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
-  server.child.kill('SIGUSR2');
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const written = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !before.has(f)) : [];
-    const file = written.find((f) => f.endsWith('.cpuprofile'));
-    if (file) {
-      const full = path.join(dir, file);
-      // Written in one call; parse once it is complete.
-      try {
-        return { file: full, summary: summariseProfile(full) };
-      } catch {
-        // still being written
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`no CPU profile appeared in ${dir}`);
-    await sleep(250);
-  }
-};
-
-const printProfile = ({ file, summary }: { file: string; summary: ProfileSummary }) => {
-  out(
-    `\nCPU profile of the run (${file}; open in Chrome DevTools → Performance, or speedscope): ` +
-      `busy ${fmt.int(summary.busyMs / 1000)} s of ${fmt.int(summary.totalMs / 1000)} s on the main thread`,
-  );
-  const share = (rows: ProfileShare[]) => rows.map((r) => [r.name, fmt.int(r.ms), fmt.pct(r.share * 100)]);
-  out(table(['where (self time)', 'ms', 'of busy'], share(summary.byPlace.slice(0, 12))));
-  out(table(['function (self time)', 'ms', 'of busy'], share(summary.byFunction.slice(0, 15))));
-};
-
 const vigilTarget = (label: string, server: Server): Target => ({
   label,
   pid: server.child.pid,
@@ -829,7 +797,7 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
   }
   const last = between.pop() ?? (await snap(target, load, true));
   const listed = await listing;
-  const profile = profileDir ? await takeProfile(server, profileDir) : undefined;
+  const profile = profileDir ? await takeProfile(server.child, profileDir) : undefined;
   const w = windowOf(target, first, last, between);
   const metricsText = await fetch(server.metricsUrl).then((r) => r.text());
   const dropped = dropsOf(parseMetrics(metricsText));
@@ -908,7 +876,7 @@ const vigilRun = async (label: string, external: boolean, withRamp: boolean): Pr
     ),
   );
 
-  if (profile) printProfile(profile);
+  if (profile) printProfile(profile, out);
 
   let steps: Step[] | undefined;
   if (withRamp) {

@@ -1,9 +1,12 @@
 /**
  * Reads a V8 .cpuprofile (DevTools format) and says where the time went: self time by
  * function, and by where the code lives (a package, Vigil's own source, PGlite's WebAssembly,
- * the garbage collector, idle). Used by bench/ingest.ts with BENCH_PROFILE.
+ * the garbage collector, idle). Used by the benches with BENCH_PROFILE.
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fmt, sleep, table } from './support.ts';
 
 interface ProfileNode {
   id: number;
@@ -83,4 +86,43 @@ export const summariseProfile = (file: string, top = 15): ProfileSummary => {
       .slice(0, top)
       .map(([name, us]) => ({ name, ms: us / 1000, share: busyUs ? us / busyUs : 0 }));
   return { totalMs: totalUs / 1000, busyMs: busyUs / 1000, byPlace: ranked(places), byFunction: ranked(functions) };
+};
+
+/** Stops a server's profiler (the second SIGUSR2) and waits for the profile file it writes. */
+export const takeProfile = async (
+  server: Pick<ChildProcess, 'kill'>,
+  dir: string,
+): Promise<{ file: string; summary: ProfileSummary }> => {
+  const before = new Set(fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  server.kill('SIGUSR2');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const written = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !before.has(f)) : [];
+    const file = written.find((f) => f.endsWith('.cpuprofile'));
+    if (file) {
+      const full = path.join(dir, file);
+      // Written in one call; parse once it is complete.
+      try {
+        return { file: full, summary: summariseProfile(full) };
+      } catch {
+        // still being written
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no CPU profile appeared in ${dir}`);
+    await sleep(250);
+  }
+};
+
+/** Where the profiled time went, as two tables. */
+export const printProfile = (
+  { file, summary }: { file: string; summary: ProfileSummary },
+  out: (line: string) => void,
+): void => {
+  out(
+    `\nCPU profile of the run (${file}; open in Chrome DevTools → Performance, or speedscope): ` +
+      `busy ${fmt.int(summary.busyMs / 1000)} s of ${fmt.int(summary.totalMs / 1000)} s on the main thread`,
+  );
+  const share = (rows: ProfileShare[]) => rows.map((r) => [r.name, fmt.int(r.ms), fmt.pct(r.share * 100)]);
+  out(table(['where (self time)', 'ms', 'of busy'], share(summary.byPlace.slice(0, 12))));
+  out(table(['function (self time)', 'ms', 'of busy'], share(summary.byFunction.slice(0, 15))));
 };

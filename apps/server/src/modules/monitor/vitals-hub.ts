@@ -247,7 +247,13 @@ export class VitalsHub {
       entry.at = next.at;
       return;
     }
-    this.devices.set(next.deviceId, { ...next, version: ++this.version });
+    // Once a second for every monitor: changed in place, no new object per sample.
+    if (entry) {
+      entry.online = next.online;
+      entry.sample = next.sample;
+      entry.at = next.at;
+      entry.version = ++this.version;
+    } else this.devices.set(next.deviceId, { ...next, version: ++this.version });
     if (heardHere) this.changedHere.add(next.deviceId);
   }
 

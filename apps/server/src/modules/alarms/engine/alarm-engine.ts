@@ -257,15 +257,22 @@ export class AlarmEngine {
     const out: Decision[] = [];
     for (const state of this.devices.values()) {
       const { subject } = state;
+      const { sleep } = state;
       if (
-        state.sleep &&
+        sleep &&
+        subject.occupied &&
         !state.resumed &&
         state.lastVitalsAt &&
         now.getTime() - state.lastVitalsAt.getTime() <= VITALS_GAP_MS
       ) {
-        const minute = this.minuteOfDay(now);
-        for (const type of SLEEP_ALARM_TYPES)
-          if (watched(type, subject.rules, minute) && subject.occupied) this.due(state, type, now, out);
+        // Every second for every bed: the cheap checks first, the time range (parsed) last.
+        let minute: number | undefined;
+        for (const type of SLEEP_ALARM_TYPES) {
+          const tracker = sleep[type];
+          if (!tracker.since || tracker.raised) continue;
+          minute ??= this.minuteOfDay(now);
+          if (watched(type, subject.rules, minute)) this.due(state, type, now, out);
+        }
       }
       if (subject.kind === 'infrared_motion' && state.lastMotionAt && !state.open.has('NO_MOTION')) {
         const quiet = now.getTime() - state.lastMotionAt.getTime();

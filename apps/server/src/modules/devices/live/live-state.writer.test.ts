@@ -78,3 +78,24 @@ describeEachDb('live device state written in batches (%s)', (target) => {
     expect(rows.find((r) => r.deviceId === 'LATE-1')).toMatchObject({ battery: 40, lastSeenAt: at(50) });
   });
 });
+
+it('lets waiting I/O run between its batches, not only after the last', async () => {
+  const store = new LiveStateStore();
+  const order: string[] = [];
+  // A database that answers at once, as PGlite does from this thread: awaits alone never yield.
+  const instant = {
+    insert: () => ({
+      values: () => ({
+        onConflictDoUpdate: async () => {
+          order.push('batch');
+        },
+      }),
+    }),
+  } as unknown as Db;
+  const writer = new LiveStateWriter(instant, store, { now: () => at(0) } as never, { batchSize: 10 });
+  for (let i = 0; i < 30; i++) store.apply(`YIELD-${i}`, { online: true }, at(0));
+  setImmediate(() => order.push('io'));
+  expect(await writer.flush()).toBe(30);
+  expect(order.indexOf('io')).toBeGreaterThan(0);
+  expect(order.indexOf('io')).toBeLessThan(order.lastIndexOf('batch'));
+});

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/database.ts';
 import { deviceLiveState } from '../../../db/schema.ts';
+import { yieldToEventLoop } from '../../../core/yield.ts';
 import type { LiveState, LiveStateStore } from './live-state.ts';
 
 export interface LiveStateWriterOptions {
@@ -93,6 +94,8 @@ export class LiveStateWriter {
         throw error;
       }
       written += batch.entries.length;
+      // Several batches a second with thousands of devices: alarms and messages go between them.
+      await yieldToEventLoop();
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../clock.ts';
 import type { Part } from '../../../core/lifecycle.ts';
 import type { Db } from '../../../db/database.ts';
+import { yieldToEventLoop } from '../../../core/yield.ts';
 import { RawDataRepository } from './raw.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -68,7 +69,7 @@ export class RawRetention {
       deleted += n;
       if (n < this.batchSize) break;
       // Let requests waiting for the connection (PGlite has one) go between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
     return { before, deleted, batches };
   }
