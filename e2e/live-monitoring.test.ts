@@ -94,11 +94,13 @@ describe.skipIf(!hasChromium)('live monitoring (browser)', () => {
     // A new reading reaches the row over the socket, without a reload.
     heartRate = 81;
     await expect.poll(async () => beats(await heart.textContent()), { timeout: 10_000 }).toBe(81);
-    await expect.poll(() => page.getByTestId(`live-status-${residentId}`).textContent()).toBe('In bed');
+    await expect
+      .poll(() => page.getByTestId(`live-status-${residentId}`).textContent(), { timeout: 10_000 })
+      .toBe('In bed');
     await stillScreenshot(page, 'monitor-01-resident-list');
     const star = page.getByTestId(`focus-toggle-${residentId}`);
     await star.click();
-    await expect.poll(() => star.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => star.getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
 
     await page.goto('/realMonitor/index');
     await settled(page);

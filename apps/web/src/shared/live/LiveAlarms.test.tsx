@@ -13,7 +13,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { sessionStore } from '../session/session-store.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
-import { LiveAlarms, useLiveAlarms } from './LiveAlarms.tsx';
+import { LiveAlarms, SoundPrompt, useLiveAlarms } from './LiveAlarms.tsx';
 import { useLiveVitals } from './live-vitals.tsx';
 
 /** A WebSocket the test plays the server of; every one the page opens is kept. */
@@ -251,5 +251,33 @@ describe('LiveAlarms', () => {
     await waitFor(() => expect(subscribes().at(-1)?.data).toEqual({ key: 'socket-key', userIds: [3, 5] }));
     expect(FakeWebSocket.opened).toHaveLength(1);
     view.unmount();
+  });
+
+  it('keeps the sound prompt until the first click is over, so that click lands where it was aimed', async () => {
+    Object.defineProperty(navigator, 'userActivation', { value: { hasBeenActive: false }, configurable: true });
+    try {
+      let handled = 0;
+      render(
+        inTestShell(
+          i18n,
+          <LiveAlarms>
+            <SoundPrompt />
+            <button onClick={() => handled++}>Handle</button>
+          </LiveAlarms>,
+        ),
+      );
+      expect(await screen.findByTestId('sound-prompt')).toBeInTheDocument();
+      const target = screen.getByText('Handle');
+      fireEvent.pointerDown(target);
+      fireEvent.mouseDown(target);
+      // Between press and release nothing above the button may move.
+      expect(screen.getByTestId('sound-prompt')).toBeInTheDocument();
+      fireEvent.mouseUp(target);
+      fireEvent.click(target);
+      expect(handled).toBe(1);
+      await waitFor(() => expect(screen.queryByTestId('sound-prompt')).not.toBeInTheDocument());
+    } finally {
+      Reflect.deleteProperty(navigator, 'userActivation');
+    }
   });
 });

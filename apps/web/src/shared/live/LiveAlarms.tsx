@@ -86,10 +86,12 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
   useEffect(() => {
     if (!soundBlocked) return;
     const unblock = () => setSoundBlocked(false);
-    window.addEventListener('pointerdown', unblock, { once: true });
+    // Hidden once the click is over, not at pointerdown: the banner going then would move the
+    // page up under the pointer, and the first click (on "Handle", say) would miss its button.
+    window.addEventListener('click', unblock, { once: true });
     window.addEventListener('keydown', unblock, { once: true });
     return () => {
-      window.removeEventListener('pointerdown', unblock);
+      window.removeEventListener('click', unblock);
       window.removeEventListener('keydown', unblock);
     };
   }, [soundBlocked]);
