@@ -7,10 +7,11 @@ import {
 } from '@vigil/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
-import { fail, notFound } from '../../core/app-error.ts';
+import { notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { caregivers, communities, residentAlarmSettings, residents } from '../../db/schema.ts';
+import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import { storedAlarmSettings } from '../communities/community.policy.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -180,20 +181,11 @@ export class BedAlarmSettingsService {
   /** Receivers must be enabled caregivers of the resident's provider, as for a community. */
   private async checkReceivers(db: Executor, caller: Caller, providerId: number, ids: readonly number[]) {
     if (!ids.length) return;
-    const found = new Map(
-      (
-        await db
-          .select()
-          .from(caregivers)
-          .where(inArray(caregivers.id, [...ids]))
-      ).map((c) => [c.id, c]),
-    );
-    for (const id of ids) {
-      const caregiver = found.get(id);
-      if (!caregiver || !canSeeProvider(caller.scope, caregiver.providerId)) throw notFound();
-      if (caregiver.providerId !== providerId) throw fail('alarm.receiverProvider', { name: caregiver.name });
-      if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
-    }
+    const found = await db
+      .select()
+      .from(caregivers)
+      .where(inArray(caregivers.id, [...ids]));
+    assertReceivers(ids, found, caller.scope, providerId, 'alarm.receiverProvider');
   }
 
   private async liveCaregivers(ids: readonly number[], providerId: number): Promise<Set<number>> {

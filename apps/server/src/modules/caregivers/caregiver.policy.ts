@@ -1,4 +1,5 @@
 import { CONSTANTS, type MessageKey, type MessageParams } from '@vigil/contract';
+import { fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type ProviderScope } from '../../core/caller.ts';
 import type { ResidentRef } from './caregiver.repository.ts';
 
@@ -43,3 +44,23 @@ export const linkProblems = (
 
 /** A list without repetitions, in first-seen order. */
 export const distinct = <T>(items: readonly T[]): T[] => [...new Set(items)];
+
+/**
+ * Alarm receivers (a community's, a bed's) must be caregivers the caller sees, of the alarms'
+ * provider, and enabled; the first that is not is refused by name.
+ */
+export const assertReceivers = (
+  ids: readonly number[],
+  found: readonly { id: number; providerId: number; name: string; enabled: boolean }[],
+  scope: ProviderScope,
+  providerId: number,
+  otherProviderKey: 'community.receiverProvider' | 'alarm.receiverProvider',
+): void => {
+  const byId = new Map(found.map((c) => [c.id, c]));
+  for (const id of ids) {
+    const caregiver = byId.get(id);
+    if (!caregiver || !canSeeProvider(scope, caregiver.providerId)) throw notFound();
+    if (caregiver.providerId !== providerId) throw fail(otherProviderKey, { name: caregiver.name });
+    if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
+  }
+};

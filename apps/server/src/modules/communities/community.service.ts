@@ -6,6 +6,7 @@ import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { assertVisible, listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { transact, type ConstraintMessages } from '../caregivers/care-tx.ts';
+import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import type { CaregiverService } from '../caregivers/caregiver.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import {
@@ -286,15 +287,8 @@ export class CommunityService {
     const receiverIds = distinct(input.receiverIds);
     await transact(this.db, async (tx) => {
       const community = await this.locked(caller, communityId, tx);
-      const found = new Map((await this.caregivers.byIds(receiverIds, tx)).map((c) => [c.id, c]));
-      for (const id of receiverIds) {
-        const caregiver = found.get(id);
-        if (!caregiver || !canSeeProvider(caller.scope, caregiver.providerId)) throw notFound();
-        if (caregiver.providerId !== community.providerId) {
-          throw fail('community.receiverProvider', { name: caregiver.name });
-        }
-        if (!caregiver.enabled) throw fail('community.receiverDisabled', { name: caregiver.name });
-      }
+      const found = await this.caregivers.byIds(receiverIds, tx);
+      assertReceivers(receiverIds, found, caller.scope, community.providerId, 'community.receiverProvider');
       const levels = Object.fromEntries([...level1.map((t) => [t, 1]), ...level2.map((t) => [t, 2])]);
       const alarmConfig: StoredAlarmConfig = { levels, receiverIds, notify: distinct(input.notify) };
       await this.repo.update(tx, community.id, { alarmConfig, updatedAt: this.clock.now() });
