@@ -16,7 +16,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'scripts/**', 'bench/**', '**/migrate-cli.ts'],
+    files: [
+      '**/*.test.ts',
+      'apps/server/src/test/tenancy-matrix.ts',
+      'scripts/**',
+      'bench/**',
+      '**/migrate-cli.ts',
+      'packages/sleep/src/validate/**',
+    ],
     rules: { 'no-console': 'off' },
   },
   {

@@ -13,3 +13,12 @@ export const describeEachDb = (title: string, body: (target: DbTarget) => void):
     () => body('postgres'),
   );
 };
+
+/** A suite on one database: PostgreSQL's is reported as skipped, with the reason, without DATABASE_URL. */
+export const describeOnDb = (target: DbTarget, title: string, body: () => void): void => {
+  const missing = target === 'postgres' && !process.env.DATABASE_URL;
+  describe.skipIf(missing)(
+    `${title.replace('%s', target)}${missing ? ' — skipped: DATABASE_URL is not set' : ''}`,
+    body,
+  );
+};

@@ -1,5 +1,5 @@
 /**
- * Tools for the contract-driven tenancy matrix (tenancy.test.ts):
+ * Tools for the contract-driven tenancy matrix (tenancy-matrix.ts):
  *  - an input generator that turns every declared call's request schema into probe inputs
  *    whose reference fields point at another tenant's objects;
  *  - a snapshot of every row owned by (or pointing at) that tenant, taken from the schema itself;

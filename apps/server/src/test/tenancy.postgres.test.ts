@@ -1,0 +1,3 @@
+import { tenancyMatrix } from './tenancy-matrix.ts';
+
+tenancyMatrix('postgres');
