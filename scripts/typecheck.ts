@@ -9,7 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PROJECTS = ['packages/contract', 'apps/server', 'apps/web', 'apps/simulator', 'scripts', 'e2e', 'bench'];
+const PROJECTS = [
+  'packages/contract',
+  'packages/sleep',
+  'apps/server',
+  'apps/web',
+  'apps/simulator',
+  'scripts',
+  'e2e',
+  'bench',
+];
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const parallel = Math.max(1, Math.min(2, os.availableParallelism()));
 

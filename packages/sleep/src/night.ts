@@ -1,0 +1,84 @@
+/**
+ * A night of device messages laid on a one-second grid: what every detector reads. A second
+ * without a message is a gap (NaN / UNKNOWN), so the analysis can say how much of the night it
+ * saw instead of filling it in.
+ */
+import { beatSeries, UNKNOWN, type BeatSeries } from './series.ts';
+
+/** One sleep-monitor telemetry message, as the device protocol carries it (`ts` in Unix seconds;
+ * `rr` breaths per minute; `rri` the beat intervals in ms since the previous message). */
+export interface DeviceSample {
+  ts: number;
+  hr?: number | null;
+  rr?: number | null;
+  inBed?: boolean | null;
+  asleep?: boolean | null;
+  move?: number | null;
+  rri?: readonly number[] | null;
+}
+
+export interface NightSignals {
+  /** Unix seconds of second 0. */
+  start: number;
+  seconds: number;
+  /** Seconds that carry a message at all. */
+  reported: Uint8Array;
+  hr: Float32Array;
+  breath: Float32Array;
+  move: Float32Array;
+  /** 1 in bed, 0 out of bed, UNKNOWN without a message saying. */
+  inBed: Uint8Array;
+  /** 1 asleep, 0 awake, UNKNOWN where the device does not say. */
+  asleep: Uint8Array;
+  /** Beats rebuilt from `rri`; undefined when the device sends none. */
+  beats: BeatSeries | undefined;
+}
+
+const flag = (value: boolean | null | undefined): number => (value === true ? 1 : value === false ? 0 : UNKNOWN);
+
+/** A reading the sensor could not take is sent as 0 or left out: both are gaps. */
+const reading = (value: number | null | undefined, max: number): number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max ? value : Number.NaN;
+
+/**
+ * Lays `samples` whose `ts` lies in `[start, end)` on the grid. Several messages in one second:
+ * the last wins. Beats: a message's last interval ends at its `ts`, the earlier ones before it.
+ */
+export function nightSignals(samples: readonly DeviceSample[], start: number, end: number): NightSignals {
+  const seconds = Math.max(0, Math.ceil(end - start));
+  const night: NightSignals = {
+    start,
+    seconds,
+    reported: new Uint8Array(seconds),
+    hr: new Float32Array(seconds).fill(Number.NaN),
+    breath: new Float32Array(seconds).fill(Number.NaN),
+    move: new Float32Array(seconds).fill(Number.NaN),
+    inBed: new Uint8Array(seconds).fill(UNKNOWN),
+    asleep: new Uint8Array(seconds).fill(UNKNOWN),
+    beats: undefined,
+  };
+  const beatTimes: number[] = [];
+  const beatIntervals: number[] = [];
+  for (const sample of samples) {
+    const offset = sample.ts - start;
+    const second = Math.floor(offset);
+    if (!(second >= 0 && second < seconds)) continue;
+    night.reported[second] = 1;
+    night.hr[second] = reading(sample.hr, 250);
+    night.breath[second] = reading(sample.rr, 80);
+    night.move[second] = typeof sample.move === 'number' && sample.move >= 0 ? Math.min(100, sample.move) : Number.NaN;
+    night.inBed[second] = flag(sample.inBed);
+    night.asleep[second] = flag(sample.asleep);
+    if (sample.rri && sample.rri.length > 0) {
+      let t = offset;
+      for (let i = sample.rri.length - 1; i >= 0; i--) {
+        const rr = sample.rri[i] ?? Number.NaN;
+        beatTimes.push(t);
+        beatIntervals.push(rr);
+        t -= Number.isFinite(rr) && rr > 0 ? rr / 1000 : 0;
+      }
+    }
+  }
+  if (beatTimes.length > 0) night.beats = beatSeries(beatTimes, beatIntervals);
+  return night;
+}
