@@ -77,6 +77,17 @@ const APNEA_WEIGHT: Record<SleepStage, number> = { out: 0, awake: 0, light: 1, d
 
 export const isAsleep = (stage: SleepStage): boolean => stage === 'light' || stage === 'deep' || stage === 'rem';
 
+/**
+ * Obstructive apneas come in clusters: runs of events every 30–80 s (breathing stops, an arousal
+ * and a gasp, again), which is what makes the heart rate swing in cycles (CVHR). The more
+ * severe the apnea, the longer the runs; someone with a few events an hour has them alone.
+ */
+const clusterMean = (perHour: number): number => clamp(perHour / 1.5, 1, 15);
+const clusterSize = (rng: Rng, perHour: number): number => {
+  const mean = clusterMean(perHour);
+  return rng.int(Math.max(1, Math.round(mean / 2)), Math.max(1, Math.round(mean * 1.5)));
+};
+
 export class SleepSignal {
   readonly resident: Resident;
   private readonly rng: Rng;
@@ -95,6 +106,12 @@ export class SleepSignal {
   private arousal = 0;
   private apneaLeft = 0;
   private gaspLeft = 0;
+  /** Apneas still to come in the current cluster. */
+  private clusterLeft = 0;
+  /** The fast part of the heart's answer to an apnea (bpm): a sag while breathing stops, a
+   * surge within seconds of the arousal that ends it (cyclic variation of heart rate). */
+  private cvhr = 0;
+  private surge = 0;
   private burstLeft = 0;
   private burstLevel = 0;
   private toNextBeat = 0;
@@ -170,7 +187,7 @@ export class SleepSignal {
     const rri = measured ? this.beats.slice(-600) : [];
     return {
       at,
-      hr: measured ? Math.round(clamp(this.hr, isAsleep(stage) ? 42 : 40, isAsleep(stage) ? 98 : 140)) : 0,
+      hr: measured ? Math.round(clamp(this.hr + this.cvhr, isAsleep(stage) ? 42 : 40, isAsleep(stage) ? 98 : 140)) : 0,
       rr: measured && this.apneaLeft <= 0 ? Math.round(clamp(this.rr, 10, isAsleep(stage) ? 25 : 30)) : 0,
       inBed: measured,
       asleep: measured && isAsleep(stage),
@@ -221,12 +238,22 @@ export class SleepSignal {
         this.apneaLeft = 0;
         this.gaspLeft = rng.int(20, 40);
         this.arousal = 1;
+        this.surge = 1;
         this.burstLeft = rng.int(2, 4);
         this.burstLevel = rng.range(20, 50);
       }
-    } else if (asleep && this.gaspLeft <= 0 && (forcedApnea || rng.happens(p.apneaPerHour * APNEA_WEIGHT[stage], 1))) {
+    } else if (asleep && this.gaspLeft <= 0 && this.clusterLeft > 0) {
+      this.clusterLeft--;
+      this.apneaLeft = rng.int(15, 40);
+    } else if (
+      asleep &&
+      this.gaspLeft <= 0 &&
+      (forcedApnea || rng.happens((p.apneaPerHour * APNEA_WEIGHT[stage]) / clusterMean(p.apneaPerHour), 1))
+    ) {
       this.apneaLeft = forcedApnea ? forcedApnea.secs : rng.int(10, 60);
+      if (!forcedApnea) this.clusterLeft = clusterSize(rng, p.apneaPerHour) - 1;
     }
+    if (!asleep) this.clusterLeft = 0;
     if (this.gaspLeft > 0) this.gaspLeft--;
     this.arousal *= Math.exp(-1 / 25);
 
@@ -240,6 +267,9 @@ export class SleepSignal {
       12 * this.arousal -
       (this.apneaLeft > 0 ? 6 : 0);
     this.hr += (hrTarget - this.hr) / 20 + rng.normal(0, STAGE_HR_NOISE[inBed ? stage : 'out']);
+    this.surge *= Math.exp(-1 / 10);
+    const cvhrTarget = this.apneaLeft > 0 ? -6 : 14 * this.surge;
+    this.cvhr += (cvhrTarget - this.cvhr) / (this.apneaLeft > 0 ? 12 : 3);
 
     // Breathing rate: regular in deep sleep, irregular in REM, fast while gasping after an apnea.
     const rrTarget = p.restRr + STAGE_RR[inBed ? stage : 'out'] + (this.gaspLeft > 0 ? 5 : 0);
@@ -278,7 +308,7 @@ export class SleepSignal {
   }
 
   private nextIbi(at: number): number {
-    const hr = clamp(this.hr, 35, 150);
+    const hr = clamp(this.hr + this.cvhr, 35, 150);
     const breathHz = Math.max(this.rr, 6) / 60;
     const rsa = 0.035 * Math.sin((2 * Math.PI * breathHz * at) / 1000);
     return (60_000 / hr) * (1 + rsa + this.rng.normal(0, 0.012));
