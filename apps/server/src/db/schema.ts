@@ -631,6 +631,27 @@ export const deviceMinutes = pgTable(
 );
 
 /**
+ * A sleep monitor's seconds, one row per device and minute: what the sleep analysis reads to
+ * build a night (decision 0026). `seconds` packs 60 seconds of 4 bytes each: heart rate (0 no
+ * reading), breathing rate (0 no reading), movement (0–100, 255 not sent) and flags (bit 0 a
+ * message came, bit 1 in bed, bit 2 asleep); see `SecondsOfMinute`. Kept for
+ * RAW_RETENTION_DAYS like the raw samples.
+ */
+export const deviceSeconds = pgTable(
+  'device_second',
+  {
+    deviceId: text('device_id').notNull(),
+    minute: ts('minute').notNull(),
+    providerId: integer('provider_id'),
+    seconds: bytea('seconds').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'device_second_pk', columns: [t.deviceId, t.minute] }),
+    index('device_second_minute_idx').on(t.minute),
+  ],
+);
+
+/**
  * Raw samples of devices whose raw upload is on (/device/isUploadData), one row per device and
  * minute with the samples in columns (`RawMinute`), not one row per sample; deleted after the
  * retention period (default 31 days) in batches.

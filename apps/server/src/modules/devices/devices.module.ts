@@ -56,10 +56,14 @@ export const buildDeviceServices = (deps: DeviceDeps) => {
     live,
     /** The device gateway: broker, ingest, online/offline and command delivery (background parts). */
     gateway: buildDeviceGateway({ ...deps, commands: core.commands, live }),
-    /** Original (raw) data: the calls' service and the retention (a background part). */
+    /** Original (raw) data: the calls' service and the retention (a background part); the
+     * sleep monitors' seconds are kept for the same period. */
     raw: {
       data: new RawDataService(deps.db, deps.audit),
       retention: new RawRetention(deps.db, deps.clock, deps.config.rawRetentionDays),
+      secondsRetention: new RawRetention(deps.db, deps.clock, deps.config.rawRetentionDays, {
+        table: 'device_second',
+      }),
     },
   };
 };
@@ -95,6 +99,7 @@ export const buildDevicesModule = (
       },
       ...services.gateway.parts,
       rawRetentionPart(services.raw.retention),
+      rawRetentionPart(services.raw.secondsRetention),
     ],
   };
 };

@@ -3,12 +3,20 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { and, asc, eq } from 'drizzle-orm';
 import { deviceCalls, topicOf } from '@vigil/contract';
 import { ManualClock } from '../../../clock.ts';
-import { deviceCommands, deviceEvents, deviceMinutes, devices, deviceStock } from '../../../db/schema.ts';
+import {
+  deviceCommands,
+  deviceEvents,
+  deviceMinutes,
+  deviceSeconds,
+  devices,
+  deviceStock,
+} from '../../../db/schema.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts';
 import { BURST } from '../broker/device-gate.ts';
 import { EmbeddedBroker } from '../broker/embedded-broker.ts';
 import { hashDeviceSecret } from '../credentials/secret.ts';
 import { IngestRepository } from '../ingest/ingest.repository.ts';
+import { readSecond } from '../ingest/seconds-of-minute.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
 import { until } from '../../../test/until.ts';
 
@@ -360,5 +368,27 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       moveMax: 9,
       residentId: resident.residentId,
     });
+
+    // The same minute second by second, for the sleep analysis; a late part (a device sending
+    // what it buffered) fills only its own seconds.
+    for (const s of [20, 21]) {
+      await device.publishAsync(
+        topicOf('GW-S1', 'telemetry'),
+        JSON.stringify({ ts: minuteStart + s, seq: seq++, hr: 80, rr: 16, inBed: false, asleep: false, move: 50 }),
+        { qos: 1 },
+      );
+    }
+    await gateway().telemetry.flush(true);
+    const [stored] = await app.database.db
+      .select()
+      .from(deviceSeconds)
+      .where(and(eq(deviceSeconds.deviceId, 'GW-S1'), eq(deviceSeconds.minute, new Date(minuteStart * 1000))));
+    const seconds = stored?.seconds ?? new Uint8Array();
+    expect(readSecond(seconds, 0)).toEqual({ hr: 60, rr: 14, move: 0, inBed: true, asleep: false });
+    expect(readSecond(seconds, 9)).toEqual({ hr: 69, rr: 14, move: 9, inBed: true, asleep: true });
+    expect(readSecond(seconds, 10)).toBeNull();
+    expect(readSecond(seconds, 21)).toEqual({ hr: 80, rr: 16, move: 50, inBed: false, asleep: false });
+    expect(stored?.providerId).toBe(row?.providerId);
+    expect(stored?.providerId).not.toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../../db/database.ts';
-import { deviceEvents, deviceMinutes, deviceRawMinutes } from '../../../db/schema.ts';
+import { deviceEvents, deviceMinutes, deviceRawMinutes, deviceSeconds } from '../../../db/schema.ts';
 import type { MinuteSummary } from './minute-rollup.ts';
 
 export type DeviceEventRow = typeof deviceEvents.$inferInsert;
@@ -109,6 +109,29 @@ export class IngestRepository {
       .onConflictDoUpdate({
         target: [r.deviceId, r.minute],
         set: { samples: sql`jsonb_build_object(${appended})` },
+      });
+  }
+
+  /** Writes minutes second by second; a late part fills only the seconds it carries. */
+  async upsertSeconds(db: Executor, minutes: readonly MinuteSummary[]): Promise<void> {
+    if (!minutes.length) return;
+    const d = deviceSeconds;
+    await db
+      .insert(d)
+      .values(
+        minutes.map((s) => ({
+          deviceId: s.deviceId,
+          minute: new Date(s.minute),
+          providerId: s.providerId,
+          seconds: s.seconds,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [d.deviceId, d.minute],
+        set: {
+          providerId: sql`coalesce(${d.providerId}, excluded.provider_id)`,
+          seconds: sql`vigil_overlay_seconds(${d.seconds}, excluded.seconds)`,
+        },
       });
   }
 }

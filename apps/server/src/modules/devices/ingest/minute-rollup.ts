@@ -1,6 +1,7 @@
 import type { Telemetry } from '@vigil/contract';
 import type { RawMinuteSamples } from '../../../db/schema.ts';
 import type { DeviceContext } from './device-directory.ts';
+import { emptySeconds, writeSecond } from './seconds-of-minute.ts';
 
 /** A sample covers the time since the device's previous one, but never more than this. */
 const MAX_SAMPLE_SECONDS = 10;
@@ -27,6 +28,8 @@ export interface MinuteSummary {
   moveSum: number;
   moveMax: number;
   rri: number[] | null;
+  /** The minute second by second, for the sleep analysis (`seconds-of-minute.ts`). */
+  seconds: Uint8Array;
   /** Present when the device's raw upload is on. */
   raw: RawMinuteSamples | null;
 }
@@ -83,6 +86,7 @@ export class MinuteRollup {
         moveSum: 0,
         moveMax: 0,
         rri: null,
+        seconds: emptySeconds(),
         raw: context.uploadData ? emptyRaw() : null,
       };
       minutes.set(minute, m);
@@ -111,6 +115,7 @@ export class MinuteRollup {
     m.moveSum += t.move;
     m.moveMax = Math.max(m.moveMax, t.move);
     if (t.rri?.length) (m.rri ??= []).push(...t.rri);
+    writeSecond(m.seconds, Math.floor((tsMs - minute) / 1000), t);
     if (m.raw) {
       m.raw.t.push(Math.round(tsMs - minute));
       m.raw.hr.push(t.hr);

@@ -13,7 +13,7 @@ export interface TelemetryWriterOptions {
 }
 
 /**
- * Writes closed minutes (rollups, and raw samples where upload is on) every few seconds in
+ * Writes closed minutes (rollups, their seconds, and raw samples where upload is on) every few seconds in
  * multi-row upserts. While the database is down the minutes wait, up to a bound; telemetry is
  * QoS 0 and a lost minute of vitals is recoverable, a blocked ingest is not.
  */
@@ -80,6 +80,7 @@ export class TelemetryWriter {
       try {
         await this.db.transaction(async (tx) => {
           await this.repo.upsertMinutes(tx, batch);
+          await this.repo.upsertSeconds(tx, batch);
           await this.repo.upsertRaw(tx, batch);
         });
       } catch (error) {

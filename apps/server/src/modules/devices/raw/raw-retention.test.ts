@@ -2,7 +2,7 @@ import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../clock.ts';
 import { ConfigError, loadConfig } from '../../../config.ts';
-import { deviceRawMinutes } from '../../../db/schema.ts';
+import { deviceRawMinutes, deviceSeconds } from '../../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { describeEachDb } from '../../../test/db-suites.ts';
 import { RawRetention, rawRetentionPart } from './raw-retention.ts';
@@ -47,9 +47,29 @@ describeEachDb('raw data retention (%s)', (target) => {
   });
   afterAll(() => app?.close());
 
-  it('is a part of the devices module, using the configured period', () => {
+  it('is a part of the devices module, using the configured period for raw samples and seconds', () => {
     expect(app.services.devices.raw.retention.days).toBe(31);
-    expect(app.services.modules.devices.parts.map((p) => p.name)).toContain('raw data retention');
+    expect(app.services.devices.raw.secondsRetention.days).toBe(31);
+    expect(app.services.modules.devices.parts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['retention of device_raw', 'retention of device_second']),
+    );
+  });
+
+  it("deletes a sleep monitor's seconds older than the period the same way", async () => {
+    await app.services.devices.raw.secondsRetention.idle();
+    const base = clock.now().getTime() - 31 * DAY;
+    await app.database.db.insert(deviceSeconds).values(
+      [-2, -1, 1].map((m) => ({
+        deviceId: 'SEC-1',
+        minute: new Date(base + m * 60_000),
+        providerId: null,
+        seconds: new Uint8Array(240),
+      })),
+    );
+    const purge = await app.services.devices.raw.secondsRetention.run();
+    expect(purge.deleted).toBe(2);
+    const rows = await app.database.db.select({ minute: deviceSeconds.minute }).from(deviceSeconds);
+    expect(rows.map((r) => r.minute.getTime())).toEqual([base + 60_000]);
   });
 
   it('deletes only rows older than the period, in bounded batches', async () => {

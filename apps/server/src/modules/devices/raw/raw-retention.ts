@@ -2,7 +2,7 @@ import type { Clock } from '../../../clock.ts';
 import type { Part } from '../../../core/lifecycle.ts';
 import type { Db } from '../../../db/database.ts';
 import { yieldToEventLoop } from '../../../core/yield.ts';
-import { RawDataRepository } from './raw.repository.ts';
+import { RawDataRepository, type RetainedTable } from './raw.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -11,6 +11,8 @@ export interface RawRetentionOptions {
   batchSize?: number;
   /** How often a run starts while the server runs. */
   everyMs?: number;
+  /** Default `device_raw`; `device_second` keeps the sleep monitors' seconds the same way. */
+  table?: RetainedTable;
 }
 
 export interface RawPurge {
@@ -22,7 +24,8 @@ export interface RawPurge {
 }
 
 /**
- * Keeps raw samples (`device_raw`) for the retention period (`RAW_RETENTION_DAYS`) and deletes
+ * Keeps raw samples (`device_raw`), or a sleep monitor's seconds (`device_second`), for the
+ * retention period (`RAW_RETENTION_DAYS`) and deletes
  * older rows, once at start and every hour: a bounded DELETE per statement, each its own short
  * transaction, so neither the ingest nor the lists wait behind one long delete. Several instances
  * may run it at once: rows another instance is deleting are skipped.
@@ -31,6 +34,7 @@ export class RawRetention {
   private readonly repo = new RawDataRepository();
   private readonly batchSize: number;
   private readonly everyMs: number;
+  readonly table: RetainedTable;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<RawPurge> | undefined;
   private stopping = false;
@@ -43,6 +47,7 @@ export class RawRetention {
   ) {
     this.batchSize = options.batchSize ?? 5_000;
     this.everyMs = options.everyMs ?? 60 * 60_000;
+    this.table = options.table ?? 'device_raw';
   }
 
   /** Deletes every row older than the period, batch by batch; a run already going is joined. */
@@ -64,7 +69,7 @@ export class RawRetention {
     let deleted = 0;
     let batches = 0;
     while (!this.stopping) {
-      const n = await this.repo.removeOlderThan(this.db, before, this.batchSize);
+      const n = await this.repo.removeOlderThan(this.db, before, this.batchSize, this.table);
       batches++;
       deleted += n;
       if (n < this.batchSize) break;
@@ -93,7 +98,7 @@ export class RawRetention {
 
 /** The retention as a background part of the app's lifecycle. */
 export const rawRetentionPart = (retention: RawRetention): Part => ({
-  name: 'raw data retention',
+  name: `retention of ${retention.table}`,
   start: (report) => retention.start(report),
   stop: () => retention.stop(),
 });

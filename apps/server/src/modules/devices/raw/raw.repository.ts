@@ -3,6 +3,9 @@ import type { Executor } from '../../../db/database.ts';
 import { deviceRawMinutes, devices, type RawMinuteSamples } from '../../../db/schema.ts';
 import { containsPattern } from '../device.policy.ts';
 
+/** Per device-minute tables kept for RAW_RETENTION_DAYS: raw samples and a sleep monitor's seconds. */
+export type RetainedTable = 'device_raw' | 'device_second';
+
 /** Which raw rows a caller sees, by the provider recorded on each row: null means every row. */
 export type RawScope = readonly number[] | null;
 
@@ -182,14 +185,20 @@ export class RawDataRepository {
   }
 
   /**
-   * Deletes at most `limit` rows recorded before `before`, in one statement of its own (no
+   * Deletes at most `limit` rows of `table` recorded before `before`, in one statement of its own (no
    * surrounding transaction); rows another instance is deleting right now are skipped.
    */
-  async removeOlderThan(db: Executor, before: Date, limit: number): Promise<number> {
+  async removeOlderThan(
+    db: Executor,
+    before: Date,
+    limit: number,
+    table: RetainedTable = 'device_raw',
+  ): Promise<number> {
+    const t = sql.identifier(table);
     const result = await db.execute(sql`
       with gone as (
-        delete from device_raw where (device_id, minute) in (
-          select device_id, minute from device_raw
+        delete from ${t} where (device_id, minute) in (
+          select device_id, minute from ${t}
           where minute < ${before.toISOString()}::timestamptz
           limit ${limit}
           for update skip locked
