@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectAf, minuteEntropy, smoothMinutes } from './af.ts';
 import { UNKNOWN, type BeatSeries } from './series.ts';
-
-/** mulberry32, so the constructed rhythms are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), state | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './validate/seeded.ts';
 
 /** Beats from a rule giving each interval (ms) from the time (s) it starts, until `seconds`. */
 function rhythm(seconds: number, nextInterval: (time: number, beat: number) => number, start = 0): BeatSeries {

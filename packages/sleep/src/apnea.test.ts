@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AHI_PER_APNEA_SHARE, apneaFeatures, detectApnea, estimateAhi, HR_FEATURES } from './apnea.ts';
 import { UNKNOWN, type BeatSeries } from './series.ts';
-
-/** Deterministic uniform numbers in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as random } from './validate/seeded.ts';
 
 const HOUR = 3600;
 

@@ -4,7 +4,7 @@
  * expert-labelled recordings (docs/sleep-analysis.md).
  */
 export { analyseNight } from './analyse.ts';
-export { nightSignals, type DeviceSample, type NightSignals } from './night.ts';
+export { emptyNight, nightSignals, type DeviceSample, type NightSignals } from './night.ts';
 export type * from './report.ts';
 export { detectAf, type AfResult } from './af.ts';
 export { detectApnea, type ApneaEvent, type ApneaResult } from './apnea.ts';

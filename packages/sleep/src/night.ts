@@ -40,13 +40,9 @@ const flag = (value: boolean | null | undefined): number => (value === true ? 1 
 const reading = (value: number | null | undefined, max: number): number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= max ? value : Number.NaN;
 
-/**
- * Lays `samples` whose `ts` lies in `[start, end)` on the grid. Several messages in one second:
- * the last wins. Beats: a message's last interval ends at its `ts`, the earlier ones before it.
- */
-export function nightSignals(samples: readonly DeviceSample[], start: number, end: number): NightSignals {
-  const seconds = Math.max(0, Math.ceil(end - start));
-  const night: NightSignals = {
+/** A night of `seconds` seconds from `start` with nothing reported yet: every second a gap. */
+export function emptyNight(start: number, seconds: number): NightSignals {
+  return {
     start,
     seconds,
     reported: new Uint8Array(seconds),
@@ -57,6 +53,15 @@ export function nightSignals(samples: readonly DeviceSample[], start: number, en
     asleep: new Uint8Array(seconds).fill(UNKNOWN),
     beats: undefined,
   };
+}
+
+/**
+ * Lays `samples` whose `ts` lies in `[start, end)` on the grid. Several messages in one second:
+ * the last wins. Beats: a message's last interval ends at its `ts`, the earlier ones before it.
+ */
+export function nightSignals(samples: readonly DeviceSample[], start: number, end: number): NightSignals {
+  const seconds = Math.max(0, Math.ceil(end - start));
+  const night = emptyNight(start, seconds);
   const beatTimes: number[] = [];
   const beatIntervals: number[] = [];
   for (const sample of samples) {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EPOCH_SECONDS, Stage, UNKNOWN, type BeatSeries } from './series.ts';
 import { MIN_NIGHT_EPOCHS, movementEvidence, nightFeatures, stageSleep } from './staging.ts';
-
-/** Deterministic uniform numbers (mulberry32), so every constructed night is the same each run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as random } from './validate/seeded.ts';
 
 /** How the heart behaves in a stretch of the constructed night. */
 interface Stretch {

@@ -9,6 +9,7 @@ import { EPOCH_SECONDS, Stage, UNKNOWN } from '../series.ts';
 import { stageSleep } from '../staging.ts';
 import { Confusion } from './agreement.ts';
 import type { ApneaRecord, DatasetRecord, RhythmRecord, StagingRecord } from './datasets.ts';
+import { minuteRhythms, STAGE_BY_LABEL } from './labels.ts';
 
 /** Clinical AHI grades: normal < 5, mild 5–15, moderate 15–30, severe ≥ 30 events an hour. */
 export const ahiGrade = (ahi: number): number => (ahi < 5 ? 0 : ahi < 15 ? 1 : ahi < 30 ? 2 : 3);
@@ -83,15 +84,6 @@ function scoreApnea(record: ApneaRecord): ApneaScore {
   };
 }
 
-const STAGE_BY_LABEL: Record<string, number> = {
-  W: Stage.wake,
-  R: Stage.rem,
-  '1': Stage.light,
-  '2': Stage.light,
-  '3': Stage.deep,
-  '4': Stage.deep,
-};
-
 /** 30-s epochs against R&K stages mapped to wake / REM / light (1+2) / deep (3+4); movement
  * time and unscored epochs are left out; an UNKNOWN epoch counts as wake. */
 function scoreStaging(record: StagingRecord): StagingScore {
@@ -104,29 +96,6 @@ function scoreStaging(record: StagingRecord): StagingScore {
     epochs.add(truth, predicted === UNKNOWN ? Stage.wake : predicted);
   }
   return { kind: 'staging', epochs, ms };
-}
-
-/** Per minute: AF when more than half of it lies in an AFIB run, non-AF when more than half
- * lies in another labelled run, not scored otherwise. UNKNOWN answers are counted apart. */
-export function minuteRhythms(runs: RhythmRecord['runs'], minutes: number): Uint8Array {
-  const afSeconds = new Float64Array(minutes);
-  const labelled = new Float64Array(minutes);
-  for (const run of runs) {
-    for (let m = Math.max(0, Math.floor(run.start / 60)); m < minutes && m * 60 < run.end; m++) {
-      const overlap = Math.min(run.end, (m + 1) * 60) - Math.max(run.start, m * 60);
-      if (overlap <= 0) continue;
-      labelled[m] = (labelled[m] ?? 0) + overlap;
-      if (run.rhythm === 'AFIB') afSeconds[m] = (afSeconds[m] ?? 0) + overlap;
-    }
-  }
-  const truth = new Uint8Array(minutes).fill(UNKNOWN);
-  for (let m = 0; m < minutes; m++) {
-    const af = afSeconds[m] ?? 0;
-    const other = (labelled[m] ?? 0) - af;
-    if (af > 30) truth[m] = 1;
-    else if (other > 30) truth[m] = 0;
-  }
-  return truth;
 }
 
 function scoreRhythm(record: RhythmRecord): RhythmScore {

@@ -14,7 +14,9 @@
 import { AF_SHAPE, AF_THRESHOLD_BITS, detectAf, minuteEntropy, smoothMinutes, type AfShape } from '../af.ts';
 import { UNKNOWN, type BeatSeries } from '../series.ts';
 import { Confusion } from './agreement.ts';
-import { findDatasets, readRecord, type RhythmRecord } from './datasets.ts';
+import { findDatasets, readRecord } from './datasets.ts';
+import { seeded } from './seeded.ts';
+import { minuteRhythms } from './labels.ts';
 
 const WINDOWS_SECONDS = [90, 120, 180];
 const BIN_WIDTHS = [0.04, 0.05, 0.06];
@@ -34,24 +36,6 @@ interface Night {
 const print = (line = ''): void => void process.stdout.write(`${line}\n`);
 const pct = (value: number): string => (Number.isNaN(value) ? '—' : `${(100 * value).toFixed(1)}%`);
 
-/** The scoring rule of evaluate.ts (`minuteRhythms`), repeated so this script does not load the other detectors. */
-function minuteTruth(runs: RhythmRecord['runs'], minutes: number): Uint8Array {
-  const afSeconds = new Float64Array(minutes);
-  const labelled = new Float64Array(minutes);
-  for (const run of runs) {
-    for (let m = Math.max(0, Math.floor(run.start / 60)); m < minutes && m * 60 < run.end; m++) {
-      const overlap = Math.min(run.end, (m + 1) * 60) - Math.max(run.start, m * 60);
-      if (overlap <= 0) continue;
-      labelled[m] = (labelled[m] ?? 0) + overlap;
-      if (run.rhythm === 'AFIB') afSeconds[m] = (afSeconds[m] ?? 0) + overlap;
-    }
-  }
-  return Uint8Array.from({ length: minutes }, (_, m) => {
-    const af = afSeconds[m] ?? 0;
-    return af > 30 ? 1 : (labelled[m] ?? 0) - af > 30 ? 0 : UNKNOWN;
-  });
-}
-
 function loadNights(root: string): Night[] {
   const nights: Night[] = [];
   for (const folder of findDatasets(root).filter((found) => found.kind === 'rhythm')) {
@@ -64,7 +48,7 @@ function loadNights(root: string): Night[] {
         subject: `${folder.database}/${record.reference['subject'] || name}`,
         duration: record.duration,
         beats: record.beats,
-        truth: minuteTruth(record.runs, Math.ceil(record.duration / 60)),
+        truth: minuteRhythms(record.runs, Math.ceil(record.duration / 60)),
         referenceBurden: record.reference['af_fraction'] && Number.isFinite(reference) ? reference : null,
       });
     }
@@ -262,17 +246,6 @@ function reportShipped(nights: Night[]): void {
 }
 
 // ---- 4. robustness ---------------------------------------------------------------------------
-
-/** mulberry32: a small seeded generator, so the perturbed nights are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), state | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Each interval moved by up to ±`ms` (uniform), as a bed sensor's beat timing would. */
 function jitter(beats: BeatSeries, ms: number, random: () => number): BeatSeries {

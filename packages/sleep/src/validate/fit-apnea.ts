@@ -33,6 +33,7 @@ import {
 import { UNKNOWN, type BeatSeries } from '../series.ts';
 import { Confusion } from './agreement.ts';
 import { findDatasets, readRecord, type ApneaRecord, type StagingRecord } from './datasets.ts';
+import { seeded as random } from './seeded.ts';
 
 /** Clinical AHI grades as `evaluate.ts` counts them: normal < 5, mild 5–15, moderate 15–30, severe ≥ 30. */
 const ahiGrade = (ahi: number): number => (ahi < 5 ? 0 : ahi < 15 ? 1 : ahi < 30 ? 2 : 3);
@@ -247,17 +248,6 @@ const modelSource = (name: string, m: LogisticModel): string =>
   `export const ${name}: LogisticModel = {\n  mean: ${numbers(m.mean)},\n  scale: ${numbers(m.scale)},\n  weights: ${numbers(m.weights)},\n  bias: ${m.bias.toFixed(4)},\n};`;
 
 /* ---- perturbations for the robustness check (deterministic) ---- */
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const gaussian = (next: () => number): number =>
   Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());

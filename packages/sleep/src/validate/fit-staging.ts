@@ -31,6 +31,8 @@ import {
 } from '../staging.ts';
 import { Confusion } from './agreement.ts';
 import { findDatasets, readRecord, type StagingRecord } from './datasets.ts';
+import { seeded as random } from './seeded.ts';
+import { STAGE_BY_LABEL } from './labels.ts';
 
 const print = (text = ''): void => void process.stdout.write(`${text}\n`);
 
@@ -54,15 +56,6 @@ const BIAS_GRID = Array.from({ length: 17 }, (_, i) => -2.5 + 0.25 * i);
 
 type Question = 'wake' | 'rem' | 'deep';
 const QUESTIONS: Question[] = ['wake', 'rem', 'deep'];
-
-const STAGE_BY_LABEL: Record<string, number> = {
-  W: Stage.wake,
-  R: Stage.rem,
-  '1': Stage.light,
-  '2': Stage.light,
-  '3': Stage.deep,
-  '4': Stage.deep,
-};
 
 interface Night {
   name: string;
@@ -381,18 +374,6 @@ function parametersSource(p: StagingParameters): string {
 
 // ---------------------------------------------------------------------------------------------
 // Robustness: the constants in staging.ts on degraded copies of the nights
-
-/** Small deterministic generator (mulberry32) so the degraded copies are the same every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Degradation {
   label: string;

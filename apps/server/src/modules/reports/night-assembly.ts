@@ -3,7 +3,7 @@
  * (`device_second`, 240 bytes) and beat intervals (`device_minute.rri`), laid on the one-second
  * grid the sleep analysis reads. A minute nobody stored stays a gap.
  */
-import { beatSeries, UNKNOWN, type NightSignals } from '@vigil/sleep';
+import { beatSeries, emptyNight, type NightSignals } from '@vigil/sleep';
 import { readSecond } from '../devices/ingest/seconds-of-minute.ts';
 
 export interface StoredMinute {
@@ -20,17 +20,7 @@ const reading = (value: number): number => (value > 0 ? value : Number.NaN);
 /** The night `[start, end)` (Unix seconds) from its stored minutes, in any order. */
 export function assembleNight(start: number, end: number, minutes: readonly StoredMinute[]): NightSignals {
   const seconds = Math.max(0, Math.ceil(end - start));
-  const night: NightSignals = {
-    start,
-    seconds,
-    reported: new Uint8Array(seconds),
-    hr: new Float32Array(seconds).fill(Number.NaN),
-    breath: new Float32Array(seconds).fill(Number.NaN),
-    move: new Float32Array(seconds).fill(Number.NaN),
-    inBed: new Uint8Array(seconds).fill(UNKNOWN),
-    asleep: new Uint8Array(seconds).fill(UNKNOWN),
-    beats: undefined,
-  };
+  const night = emptyNight(start, seconds);
   const beatTimes: number[] = [];
   const beatIntervals: number[] = [];
   for (const stored of minutes) {
