@@ -868,3 +868,34 @@ export const alarmSpells = pgTable('alarm_spell', {
   spells: jsonb('spells').$type<Record<string, number>>().notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
+
+/**
+ * One resident's sleep report for one night (issue 11), named by the local date of waking.
+ * The row is also the claim that makes one instance its producer: inserted or taken over in
+ * one statement with state `computing` (see `SleepReportRepository.claim`), then `ready` with
+ * the analysis (`report`, the `SleepReport` of @vigil/sleep) or `failed` with the reason.
+ */
+export const sleepReports = pgTable(
+  'sleep_report',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id').notNull(),
+    residentId: integer('resident_id').notNull(),
+    bedId: integer('bed_id'),
+    night: date('night', { mode: 'string' }).notNull(),
+    windowStart: ts('window_start').notNull(),
+    windowEnd: ts('window_end').notNull(),
+    /** computing | ready | failed */
+    state: text('state').notNull(),
+    claimedAt: ts('claimed_at').notNull(),
+    computedAt: ts('computed_at'),
+    /** The analysis version that computed it, so a changed method can recompute old nights. */
+    analysisVersion: smallint('analysis_version'),
+    report: jsonb('report').$type<Record<string, unknown>>(),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('sleep_report_night').on(t.residentId, t.night),
+    index('sleep_report_provider_night').on(t.providerId, t.night),
+  ],
+);
