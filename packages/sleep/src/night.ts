@@ -3,7 +3,7 @@
  * without a message is a gap (NaN / UNKNOWN), so the analysis can say how much of the night it
  * saw instead of filling it in.
  */
-import { beatSeries, UNKNOWN, type BeatSeries } from './series.ts';
+import { BeatCollector, UNKNOWN, type BeatSeries } from './series.ts';
 
 /** One sleep-monitor telemetry message, as the device protocol carries it (`ts` in Unix seconds;
  * `rr` breaths per minute; `rri` the beat intervals in ms since the previous message). */
@@ -62,8 +62,7 @@ export function emptyNight(start: number, seconds: number): NightSignals {
 export function nightSignals(samples: readonly DeviceSample[], start: number, end: number): NightSignals {
   const seconds = Math.max(0, Math.ceil(end - start));
   const night = emptyNight(start, seconds);
-  const beatTimes: number[] = [];
-  const beatIntervals: number[] = [];
+  const beats = new BeatCollector();
   for (const sample of samples) {
     const offset = sample.ts - start;
     const second = Math.floor(offset);
@@ -74,16 +73,8 @@ export function nightSignals(samples: readonly DeviceSample[], start: number, en
     night.move[second] = typeof sample.move === 'number' && sample.move >= 0 ? Math.min(100, sample.move) : Number.NaN;
     night.inBed[second] = flag(sample.inBed);
     night.asleep[second] = flag(sample.asleep);
-    if (sample.rri && sample.rri.length > 0) {
-      let t = offset;
-      for (let i = sample.rri.length - 1; i >= 0; i--) {
-        const rr = sample.rri[i] ?? Number.NaN;
-        beatTimes.push(t);
-        beatIntervals.push(rr);
-        t -= Number.isFinite(rr) && rr > 0 ? rr / 1000 : 0;
-      }
-    }
+    if (sample.rri) beats.addEndingAt(offset, sample.rri);
   }
-  if (beatTimes.length > 0) night.beats = beatSeries(beatTimes, beatIntervals);
+  night.beats = beats.series();
   return night;
 }

@@ -36,3 +36,27 @@ export function beatSeries(times: ArrayLike<number>, intervals: ArrayLike<number
   });
   return { t, rr };
 }
+
+/**
+ * Beats gathered from messages that carry intervals but no beat times (`rri`): each batch's
+ * last beat lies at the time given, the ones before it an interval earlier each.
+ */
+export class BeatCollector {
+  private readonly times: number[] = [];
+  private readonly intervals: number[] = [];
+
+  addEndingAt(end: number, rri: readonly number[]): void {
+    let t = end;
+    for (let i = rri.length - 1; i >= 0; i--) {
+      const rr = rri[i] ?? Number.NaN;
+      this.times.push(t);
+      this.intervals.push(rr);
+      t -= Number.isFinite(rr) && rr > 0 ? rr / 1000 : 0;
+    }
+  }
+
+  /** The beats in time order, or undefined when no interval came. */
+  series(): BeatSeries | undefined {
+    return this.times.length > 0 ? beatSeries(this.times, this.intervals) : undefined;
+  }
+}

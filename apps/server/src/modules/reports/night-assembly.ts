@@ -3,7 +3,7 @@
  * (`device_second`, 240 bytes) and beat intervals (`device_minute.rri`), laid on the one-second
  * grid the sleep analysis reads. A minute nobody stored stays a gap.
  */
-import { beatSeries, emptyNight, type NightSignals } from '@vigil/sleep';
+import { BeatCollector, emptyNight, type NightSignals } from '@vigil/sleep';
 import { readSecond } from '../devices/ingest/seconds-of-minute.ts';
 
 export interface StoredMinute {
@@ -21,8 +21,7 @@ const reading = (value: number): number => (value > 0 ? value : Number.NaN);
 export function assembleNight(start: number, end: number, minutes: readonly StoredMinute[]): NightSignals {
   const seconds = Math.max(0, Math.ceil(end - start));
   const night = emptyNight(start, seconds);
-  const beatTimes: number[] = [];
-  const beatIntervals: number[] = [];
+  const beats = new BeatCollector();
   for (const stored of minutes) {
     const minuteStart = Math.floor(stored.minute.getTime() / 1000);
     let lastReported = -1;
@@ -41,15 +40,8 @@ export function assembleNight(start: number, end: number, minutes: readonly Stor
     // Intervals are kept in arrival order without their messages' times: the last beat ends
     // with the minute's last message, the others before it. Good to a second or two, which is
     // all the detectors' one-minute windows ask.
-    let t = minuteStart - start + (lastReported >= 0 ? lastReported + 1 : 60);
-    const rri = stored.rri ?? [];
-    for (let i = rri.length - 1; i >= 0; i--) {
-      const rr = rri[i] ?? 0;
-      beatTimes.push(t);
-      beatIntervals.push(rr);
-      t -= rr > 0 ? rr / 1000 : 0;
-    }
+    if (stored.rri) beats.addEndingAt(minuteStart - start + (lastReported >= 0 ? lastReported + 1 : 60), stored.rri);
   }
-  if (beatTimes.length > 0) night.beats = beatSeries(beatTimes, beatIntervals);
+  night.beats = beats.series();
   return night;
 }
