@@ -125,7 +125,7 @@ const one = async (resident: number) => {
     Math.floor(window.end.getTime() / 1000),
     await nights.minutesOf(db, resident, window.start, window.end),
   );
-  const report = await pool.analyse(night);
+  const { report } = await pool.analyse(night);
   if (report.insufficient) insufficient++;
   await reports.complete(db, id, now, {
     report: report as unknown as Record<string, unknown>,

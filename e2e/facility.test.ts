@@ -280,7 +280,7 @@ describe.skipIf(!hasChromium)('facility model (browser)', () => {
 
     const beds = page.getByTestId('bed-table').locator('tbody tr.ant-table-row');
     await eventually(() => beds.count()).toBe(BEDS.length);
-    expect((await beds.allInnerTexts()).map((row) => row.split(/\s/)[0])).toEqual(BEDS);
+    expect((await beds.allInnerTexts()).map((row) => row.trim().split(/\s/)[0])).toEqual(BEDS);
     // Occupied/all beds in the tree, from the room up to the area; the other rooms are empty.
     await eventually(() => node(room).innerText()).toContain('(0/3)');
     expect(await node(FLOOR).innerText()).toContain('(0/3)');

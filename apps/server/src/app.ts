@@ -24,6 +24,7 @@ import { redactedError } from './http/log-redaction.ts';
 import { handlersOf } from './module.ts';
 import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
 import { buildAlarmsModule } from './modules/alarms/alarms.module.ts';
+import { buildReportsModule } from './modules/reports/reports.module.ts';
 import { buildMonitorModule } from './modules/monitor/monitor.module.ts';
 import { buildAuditModule } from './modules/audit/audit.module.ts';
 import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
@@ -35,6 +36,7 @@ import { buildFacilityModule } from './modules/facility/facility.module.ts';
 import type { ProviderService } from './modules/providers/provider.service.ts';
 import { buildProvidersModule } from './modules/providers/providers.module.ts';
 import { buildResidentsModule } from './modules/residents/residents.module.ts';
+import { buildSleepSettingsModule } from './modules/sleep-settings/sleep-settings.module.ts';
 import { SettingsService } from './modules/system/settings.service.ts';
 import { buildSystemModule } from './modules/system/system.module.ts';
 
@@ -99,12 +101,13 @@ export const buildServices = (deps: AppDeps) => {
   const auth = buildAuthModule({ ...shared, config, signIn, log });
   const system = buildSystemModule({ ...shared, settings, transactions });
   const facility = buildFacilityModule(shared);
-  const care = buildCareModule(shared);
+  const care = buildCareModule({ ...shared, transactions });
   const residents = buildResidentsModule({
     ...shared,
     facility: facility.services,
     communities: care.services.communities,
   });
+  const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
   const devices = buildDevicesModule({ ...shared, config, log, transactions });
   const alarms = buildAlarmsModule({
     ...shared,
@@ -127,13 +130,28 @@ export const buildServices = (deps: AppDeps) => {
     timeZone: config.timeZone,
     redisUrl: config.redisUrl,
   });
+  const reports = buildReportsModule({ db, clock, timeZone: config.timeZone, reports: config.reports });
   return {
     /**
      * Every module, in the order their background parts start (stopped in reverse): the devices
      * module's writers and gateway first (its own order: writers before the broker), then the
      * session purge; the modules without parts after them.
      */
-    modules: { devices, alarms, monitor, auth, audit, accounts, providers, system, facility, care, residents },
+    modules: {
+      devices,
+      alarms,
+      monitor,
+      reports,
+      auth,
+      audit,
+      accounts,
+      providers,
+      system,
+      facility,
+      care,
+      residents,
+      sleepSettings,
+    },
     log,
     events,
     transactions,
@@ -155,6 +173,7 @@ export const buildServices = (deps: AppDeps) => {
     alarms: alarms.services,
     sockets: monitor.services.sockets,
     monitor: monitor.services,
+    reports: reports.services,
   };
 };
 export type Services = ReturnType<typeof buildServices>;

@@ -121,6 +121,10 @@ const EnvSchema = z.object({
         }
       }, 'must be an IANA time zone such as Asia/Shanghai or Europe/Prague'),
   ),
+  // Sleep reports (docs/sleep-reports.md): worker threads for the analyses and PDFs, and how often
+  // the scheduler looks for nights that have ended.
+  REPORT_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  REPORT_CHECK_SECONDS: z.coerce.number().int().min(5).max(900).default(60),
   // Where SIGUSR2 writes CPU profiles of the running server (docs/operations.md); unset: off.
   CPU_PROFILE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
 });
@@ -169,8 +173,10 @@ export interface Config {
   rawRetentionDays: number;
   /** SIGUSR2 starts and stops a CPU profile written here; undefined: off. */
   cpuProfileDir: string | undefined;
-  /** The beds' time zone: alarm time ranges are local times in it. */
+  /** The beds' time zone: alarm time ranges are local times in it, and nights are named in it. */
   timeZone: string;
+  /** Sleep reports: worker threads, and how often the scheduler looks for ended nights. */
+  reports: { workers: number; everyMs: number };
   /** Alarm notifications: SMS gateway, chat webhook, escalation and the texts' language. */
   notify: {
     sms: { url: string; key: string | undefined } | undefined;
@@ -232,6 +238,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     rawRetentionDays: e.RAW_RETENTION_DAYS,
     cpuProfileDir: e.CPU_PROFILE_DIR,
     timeZone: e.TIME_ZONE,
+    reports: { workers: e.REPORT_WORKERS, everyMs: e.REPORT_CHECK_SECONDS * 1000 },
     notify: {
       sms: e.SMS_URL ? { url: e.SMS_URL, key: e.SMS_KEY } : undefined,
       chatWebhook: e.CHAT_WEBHOOK_URL,

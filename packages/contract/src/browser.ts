@@ -29,3 +29,15 @@ export type { AlarmRecord, AlertLevelSettings } from './calls/alarms.ts';
 export type { BedAlarmRules, BedReceivers } from './calls/alarms.ts';
 export type { LiveDevice, LiveResident, LiveVitals, VitalsMinute } from './calls/monitor.ts';
 export type { RelieveNotice, SocketClientFrame, SocketServerFrame } from './socket.ts';
+export type {
+  DailyReport,
+  DailyReportData,
+  DailyReportRow,
+  MonthReport,
+  NightFigures,
+  NightSummary,
+  ReportMinute,
+  ReportResident,
+  ReportUser,
+  SleepSetting,
+} from './calls/reports.ts';

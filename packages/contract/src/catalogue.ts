@@ -15,6 +15,7 @@ import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
 import { originDataCalls } from './calls/origin-data.ts';
+import { reportCalls } from './calls/reports.ts';
 import { residentCalls } from './calls/residents.ts';
 import { spreadsheetCalls } from './calls/spreadsheets.ts';
 import { getFile, getPlatformName, postPlatformName, queryAuditLog, uploadLogo } from './calls/system.ts';
@@ -51,6 +52,7 @@ export const calls = {
   ...originDataCalls,
   ...alarmCalls,
   ...monitorCalls,
+  ...reportCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

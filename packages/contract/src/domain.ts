@@ -218,3 +218,32 @@ export const absenceTimesProblem = (
   if (end.getTime() - start.getTime() > RESIDENT_LIMITS.absenceMaxDays * DAY) return 'tooLong';
   return null;
 };
+
+// Sleep reports (issue 11).
+export const REPORT_STATES = ['ready', 'computing', 'failed'] as const;
+export const INSUFFICIENT_REASONS = ['noData', 'notInBed', 'littleSignal'] as const;
+export const AF_RISKS = ['low', 'possible', 'likely'] as const;
+export const RISK_GRADES = ['low', 'medium', 'high'] as const;
+export const RISK_REASONS = [
+  'severeApnea',
+  'moderateApnea',
+  'afLikely',
+  'afPossible',
+  'lowHeartRate',
+  'highHeartRate',
+  'poorSleep',
+] as const;
+/** Hypnogram codes, one per 30 s: 0 wake, 1 REM, 2 light, 3 deep, 255 unknown (no valid signal or out of bed). */
+export const HYPNOGRAM_EPOCH_SECONDS = 30;
+export type RiskReasonCode = (typeof RISK_REASONS)[number];
+/** Where a resident's sleep settings come from: saved for them, or the platform defaults. */
+export const SLEEP_SETTING_SOURCES = ['resident', 'default'] as const;
+/** The sleep settings of a resident none were saved for (decision 0027). Bed-leaving is watched
+ * all day until someone narrows it: an unwatched night costs more than an extra alarm. */
+export const DEFAULT_SLEEP_SETTING = {
+  leaveBedMode: 'allDay',
+  sleepTime: '21:00',
+  wakeTime: '07:00',
+  sensitivity: 'medium',
+  mattress: 'sponge',
+} as const;

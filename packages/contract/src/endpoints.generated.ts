@@ -836,3 +836,77 @@ export const subscribeVitals: EndpointOf<Calls['subscribeVitals']> = {
   input: 'json',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
+export const sleepReportUserList: EndpointOf<Calls['sleepReportUserList']> = {
+  method: 'POST',
+  path: '/sleepReport/userList',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const dailyReportPageList: EndpointOf<Calls['dailyReportPageList']> = {
+  method: 'POST',
+  path: '/report/getDailyReportPageList',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const dailyReport: EndpointOf<Calls['dailyReport']> = {
+  method: 'GET',
+  path: '/report/getDailyReport',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const dailyReportData: EndpointOf<Calls['dailyReportData']> = {
+  method: 'GET',
+  path: '/report/getDailyReportData',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const timePeriod: EndpointOf<Calls['timePeriod']> = {
+  method: 'GET',
+  path: '/report/getTimePeriod',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const monthReportTimes: EndpointOf<Calls['monthReportTimes']> = {
+  method: 'GET',
+  path: '/report/getMonthReportTimes',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const monthReport: EndpointOf<Calls['monthReport']> = {
+  method: 'GET',
+  path: '/report/getMonthReport',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
+export const recomputeDailyReport: EndpointOf<Calls['recomputeDailyReport']> = {
+  method: 'POST',
+  path: '/report/recompute',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
+export const dailyReportPdf: EndpointOf<Calls['dailyReportPdf']> = {
+  method: 'GET',
+  path: '/report/dailyPdf',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+  produces: 'binary',
+};
+export const monthReportPdf: EndpointOf<Calls['monthReportPdf']> = {
+  method: 'GET',
+  path: '/report/monthPdf',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+  produces: 'binary',
+};
+export const bedSleepSetting: EndpointOf<Calls['bedSleepSetting']> = {
+  method: 'GET',
+  path: '/bunk/sleepSetting',
+  input: 'query',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};
+export const saveBedSleepSetting: EndpointOf<Calls['saveBedSleepSetting']> = {
+  method: 'POST',
+  path: '/bunk/saveSleepSetting',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
+};

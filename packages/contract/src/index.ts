@@ -31,4 +31,5 @@ export * from './domain.ts';
 export * from './alarms.ts';
 export * from './calls/spreadsheets.ts';
 export * from './calls/origin-data.ts';
+export * from './calls/reports.ts';
 export * from './password-rules.ts';

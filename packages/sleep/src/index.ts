@@ -10,4 +10,6 @@ export { detectAf, type AfResult } from './af.ts';
 export { detectApnea, type ApneaEvent, type ApneaResult } from './apnea.ts';
 export { stageSleep } from './staging.ts';
 export { hrv, type Hrv } from './hrv.ts';
+export { minuteCurves, type MinuteCurves } from './curves.ts';
+export { MOVEMENT_LEVEL } from './analyse.ts';
 export { Stage, UNKNOWN, EPOCH_SECONDS, BeatCollector, beatSeries, type StageCode, type BeatSeries } from './series.ts';

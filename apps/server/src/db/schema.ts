@@ -305,7 +305,6 @@ export const communities = pgTable(
     address: text('address'),
     contact: text('contact'),
     phone: text('phone'),
-    sleepConfig: jsonb('sleep_config').$type<Record<string, unknown>>(),
     alarmConfig: jsonb('alarm_config').$type<Record<string, unknown>>(),
     remark: text('remark'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -832,6 +831,35 @@ export const residentAlarmSettings = pgTable('resident_alarm_setting', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: integer('updated_by'),
 });
+
+/**
+ * A resident's sleep settings (decision 0027): the bed-leaving watch mode, the usual sleep and
+ * wake time (HH:mm, platform TIME_ZONE) that define their nights and when their daily report is
+ * due, the monitor's sensitivity and the mattress. Saved from BunkManage (one or a batch) and by
+ * the community calls; without a row the platform defaults apply.
+ */
+export const residentSleepSettings = pgTable(
+  'resident_sleep_setting',
+  {
+    residentId: integer('resident_id')
+      .primaryKey()
+      .references(() => residents.id, { onDelete: 'cascade' }),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    /** off | allDay | sleepTime */
+    leaveBedMode: text('leave_bed_mode').notNull(),
+    sleepTime: text('sleep_time').notNull(),
+    wakeTime: text('wake_time').notNull(),
+    /** low | medium | high */
+    sensitivity: text('sensitivity').notNull(),
+    /** sponge | spring | latex */
+    mattress: text('mattress').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    updatedBy: integer('updated_by'),
+  },
+  (t) => [index('resident_sleep_setting_provider').on(t.providerId)],
+);
 
 // ---------------------------------------------------------------------------
 // Live monitoring (issue 10).

@@ -133,6 +133,8 @@ export const createTestApp = async (target: DbTarget, options: TestAppOptions = 
     TRUST_PROXY: 'true',
     // Each test server's embedded MQTT broker on a free port of its own.
     MQTT_PORT: '0',
+    // Reports are made when a test asks (scheduler.tick()), not by the timer mid-test.
+    REPORT_CHECK_SECONDS: '900',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());

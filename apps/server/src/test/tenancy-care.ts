@@ -1,4 +1,4 @@
-import { insertCommunity, insertNursing, saveAlarmConfig, saveUserSleepConfig } from '@vigil/contract';
+import { calls, insertCommunity, insertNursing, saveAlarmConfig, saveUserSleepConfig } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { emergencyContacts, residents } from '../db/schema.ts';
 import type { TestApp } from './harness.ts';
@@ -9,13 +9,32 @@ import type { ProbeRefs } from './tenancy-probe.ts';
  * member's sleep settings and an alarm configuration), that member, a caregiver looking after
  * it and its relative's binding (emergency contact), every name carrying the marker; and one
  * harmless row of each kind for the probing tenant, its member being `ownResident` when given.
+ * The foreign resident in a bed (`bedResident`) gets sleep settings saved from BunkManage, so a
+ * save that escapes its tenant changes a foreign setting and a foreign bed's mattress.
  */
 export const seedCare = async (
   app: TestApp,
-  foreign: { providerId: number; token: string },
+  foreign: { providerId: number; token: string; bedResident?: number | string | undefined },
   own: { providerId: number; token: string; resident?: number | string | undefined },
 ): Promise<ProbeRefs['objects']> => {
   const b = await care(app, foreign, 'FOREIGNB', '1370000000');
+  if (typeof foreign.bedResident === 'number') {
+    must(
+      'bed sleep settings',
+      await app.call(
+        calls.saveBedSleepSetting,
+        {
+          userIds: [foreign.bedResident],
+          leaveBedMode: 'off',
+          sleepTime: '20:30',
+          wakeTime: '05:30',
+          sensitivity: 'low',
+          mattress: 'latex',
+        },
+        { token: foreign.token },
+      ),
+    );
+  }
   const a = await care(app, own, 'A', '1370000001', typeof own.resident === 'number' ? own.resident : undefined);
   return {
     caregiver: { foreign: [{ label: 'B-caregiver', id: b.caregiverId }], own: a.caregiverId },

@@ -30,6 +30,7 @@ import { mergeObjects, seedFacility } from './tenancy-facility.ts';
 import { seedCare } from './tenancy-care.ts';
 import { seedResidents } from './tenancy-residents.ts';
 import { seedDevices } from './tenancy-devices.ts';
+import { seedReports } from './tenancy-reports.ts';
 import {
   diffSnapshots,
   findLeak,
@@ -256,7 +257,7 @@ const seed = async (app: TestApp): Promise<World> => {
   // Caregivers, communities and relatives' bindings of both tenants (the own member is the facility's own resident).
   const careObjects = await seedCare(
     app,
-    { providerId: bHome.id, token: bHomeToken },
+    { providerId: bHome.id, token: bHomeToken, bedResident: facilityObjects.resident?.foreign[0]?.id },
     { providerId: aHome.id, token: aHomeToken, resident: facilityObjects.resident?.own },
   );
   // Residents with contacts, carers and an absence (B), a checked-in resident of A for the by-id calls.
@@ -271,6 +272,12 @@ const seed = async (app: TestApp): Promise<World> => {
   );
   // Gateway hosts, sub-devices, a sensor with a queued command (B) and a gateway of A's.
   const deviceObjects = await seedDevices(app, admin, { token: bHomeToken }, { token: aHomeToken });
+  // A sleep report of each tenant's resident, tonight.
+  await seedReports(
+    app,
+    { providerId: bHome.id, residentId: Number(facilityObjects.resident?.foreign[0]?.id) },
+    { providerId: aHome.id, residentId: Number(facilityObjects.resident?.own) },
+  );
 
   // Later writes get a later timestamp, so a touched updated_at shows in the snapshot.
   app.clock.advance(1000);
@@ -618,6 +625,24 @@ export const tenancyMatrix = (target: DbTarget): void =>
       } finally {
         residents.get = get;
         residents.update = update;
+      }
+    });
+
+    it('matrix self-test: a sleep-setting save that forgets the caller scope is reported as a foreign write', async () => {
+      const settings = app.services.modules.sleepSettings.services.settings;
+      const { save } = settings;
+      settings.save = (caller, ids, config, ip) =>
+        save.call(settings, { ...caller, scope: { all: true } }, ids, config, ip);
+      try {
+        const plans = planned.plans.filter((p) => p.name === 'saveBedSleepSetting' || p.name === 'bedSleepSetting');
+        expect(plans).toHaveLength(2);
+        const findings = await probe(SUBJECTS[0] as Subject, plans, false);
+        expect(
+          findings.filter((f) => f.startsWith('FOREIGN WRITE') && f.includes('saveBedSleepSetting')).length,
+        ).toBeGreaterThan(0);
+        expect(findings.join('\n')).toMatch(/resident_sleep_setting .* changed/);
+      } finally {
+        settings.save = save;
       }
     });
 

@@ -120,6 +120,9 @@ const FIELD_SAMPLES: Record<string, () => string> = {
   wakeTime: () => '06:30',
   // Raw data days (original data calls): today, in UTC, the day the devices seed writes raw rows on.
   day: () => new Date().toISOString().slice(0, 10),
+  // Sleep report calls: a night and a month (reports seeded or not, the caller's scope decides).
+  date: () => new Date().toISOString().slice(0, 10),
+  month: () => new Date().toISOString().slice(0, 7),
 };
 
 /** Objects with no references inside, by field name: probed with a valid value (or left out when optional). */

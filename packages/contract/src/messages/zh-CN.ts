@@ -4,6 +4,7 @@ import { alarmMessages } from './domains/alarms.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
+import { reportMessages } from './domains/reports.ts';
 import { facilityMessages } from './domains/facility.ts';
 import { monitorMessages } from './domains/monitor.ts';
 import { residentMessages } from './domains/residents.ts';
@@ -100,6 +101,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...residentMessages.zh,
   ...deviceMessages.zh,
   ...originDataMessages.zh,
+  ...reportMessages.zh,
   ...caregiverMessages.zh,
   ...spreadsheetMessages.zh,
   ...alarmMessages.zh,

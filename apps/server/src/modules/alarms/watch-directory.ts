@@ -4,6 +4,7 @@ import {
   type AlarmRules,
   type AlarmType,
   type BedAlarmRules,
+  type TimeRange,
   type VoiceWay,
 } from '@vigil/contract';
 import { gt, isNotNull, isNull, or } from 'drizzle-orm';
@@ -11,6 +12,8 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { communities, residentAbsences, residents } from '../../db/schema.ts';
 import { storedAlarmSettings } from '../communities/community.policy.ts';
+import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
+import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
 import { kindOf } from '../devices/device.policy.ts';
 import type { DeviceContext } from '../devices/ingest/device-directory.ts';
 import type { Subject } from './engine/engine-types.ts';
@@ -27,16 +30,37 @@ interface Absence {
 }
 
 /**
+ * How a resident's sleep settings narrow the bed-leaving watch: not at all (all day, or nothing
+ * saved: no entry), never, or only in their sleep window (sleep to wake time, platform time zone).
+ */
+export type LeaveBedWatch = { mode: 'off' } | { mode: 'sleepTime'; window: TimeRange };
+
+/**
+ * A rule set with a resident's bed-leaving watch applied (decision 0027): `off` switches LEAVE_BED
+ * off; `sleepTime` makes the sleep window its time range, in place of the bed rules' range.
+ */
+export const withLeaveBedWatch = (rules: AlarmRules, watch: LeaveBedWatch | undefined): AlarmRules => {
+  if (!watch) return rules;
+  if (watch.mode === 'off') {
+    return rules.off.includes('LEAVE_BED') ? rules : { ...rules, off: [...rules.off, 'LEAVE_BED'] };
+  }
+  return { ...rules, ranges: { ...rules.ranges, LEAVE_BED: watch.window } };
+};
+
+/**
  * What the engine needs to know about a device besides the device itself: whether its bed's
- * resident is away, and the rules of the resident's community. Held in memory and reloaded in
- * full (three small queries) every `reloadMs` and after a change the alarm module hears of,
- * so the engine's hot path never queries.
+ * resident is away, the rules of the resident's community, and the resident's own bed rules and
+ * bed-leaving watch (sleep settings). Held in memory and reloaded in full (a few small queries)
+ * every `reloadMs` and after a change the alarm module hears of, so the engine's hot path never
+ * queries.
  */
 export class WatchDirectory {
   private communityOf = new Map<number, number>();
   private communityLevels = new Map<number, Partial<Record<AlarmType, AlarmLevel>>>();
   private providerSettings = new Map<number, ProviderAlarmSettings>();
   private residentRules = new Map<number, BedAlarmRules>();
+  private leaveBedWatches = new Map<number, LeaveBedWatch>();
+  private readonly sleepSettings = new SleepSettingRepository();
   /** Rules by provider and community, built once per load. */
   private rules = new Map<string, AlarmRules>();
   private absences = new Map<number, Absence[]>();
@@ -52,7 +76,7 @@ export class WatchDirectory {
 
   async load(): Promise<void> {
     const now = this.clock.now();
-    const [residentRows, communityRows, absenceRows, providerSettings, residentRules] = await Promise.all([
+    const [residentRows, communityRows, absenceRows, providerSettings, residentRules, sleepRows] = await Promise.all([
       this.db
         .select({ id: residents.id, communityId: residents.communityId })
         .from(residents)
@@ -68,11 +92,27 @@ export class WatchDirectory {
         .where(or(isNull(residentAbsences.endsAt), gt(residentAbsences.endsAt, now))),
       this.settings(),
       this.bedRules(),
+      this.sleepSettings.narrowedLeaveBedWatches(this.db),
     ]);
     this.communityOf = new Map(residentRows.flatMap((r) => (r.communityId ? [[r.id, r.communityId]] : [])));
     this.communityLevels = new Map(communityRows.map((c) => [c.id, storedAlarmSettings(c.alarmConfig)?.levels ?? {}]));
     this.providerSettings = providerSettings;
     this.residentRules = residentRules;
+    this.leaveBedWatches = new Map(
+      sleepRows.flatMap((row): [number, LeaveBedWatch][] => {
+        // An unreadable row counts as nothing saved, as the calls show it: watched all day.
+        const saved = storedSleepSetting(row);
+        if (!saved || saved.leaveBedMode === 'allDay') return [];
+        return [
+          [
+            row.residentId,
+            saved.leaveBedMode === 'off'
+              ? { mode: 'off' }
+              : { mode: 'sleepTime', window: { start: saved.sleepTime, end: saved.wakeTime } },
+          ],
+        ];
+      }),
+    );
     this.rules = new Map();
     const absences = new Map<number, Absence[]>();
     for (const a of absenceRows) absences.set(a.residentId, [...(absences.get(a.residentId) ?? []), a]);
@@ -95,17 +135,21 @@ export class WatchDirectory {
     return (this.absences.get(residentId) ?? []).some((a) => a.startsAt <= at && (!a.endsAt || a.endsAt > at));
   }
 
-  /** The rules of a device of a provider watching a resident: levels from the community, else the provider. */
+  /**
+   * The rules of a device of a provider watching a resident: levels from the community, else the
+   * provider; the resident's own bed rules, then their bed-leaving watch over them.
+   */
   rulesOf(providerId: number | null, residentId: number | null): AlarmRules {
     const community = residentId === null ? undefined : this.communityOf.get(residentId);
     const own = residentId === null ? undefined : this.residentRules.get(residentId);
-    // A resident with rules of their own has a rule set of their own; the others share theirs.
-    const key = own ? `r${residentId}` : `${providerId}:${community}`;
+    const watch = residentId === null ? undefined : this.leaveBedWatches.get(residentId);
+    // A resident with rules or a narrowed watch of their own has a rule set of their own; the others share theirs.
+    const key = own || watch ? `r${residentId}` : `${providerId}:${community}`;
     let rules = this.rules.get(key);
     if (!rules) {
       const provider = providerId === null ? undefined : this.providerSettings.get(providerId);
       const levels = resolveLevels(provider, community === undefined ? undefined : this.communityLevels.get(community));
-      rules = { ...defaultAlarmRules(), ...own, levels };
+      rules = withLeaveBedWatch({ ...defaultAlarmRules(), ...own, levels }, watch);
       this.rules.set(key, rules);
     }
     return rules;

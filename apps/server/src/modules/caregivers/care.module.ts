@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -12,10 +13,11 @@ export interface CareDeps {
   audit: AuditService;
   accounts: AccountService;
   providers: ProviderService;
+  transactions: Transactions;
 }
 
 /** The care module (caregivers/ and communities/): caregivers, relatives' bindings, communities, caregiver sheets. */
 export const buildCareModule = (deps: CareDeps): Module<CareServices, ReturnType<typeof careHandlers>> => {
-  const services = buildCare(deps.db, deps.clock, deps.audit, deps.accounts, deps.providers);
+  const services = buildCare(deps.db, deps.clock, deps.audit, deps.accounts, deps.providers, deps.transactions);
   return { services, handlers: careHandlers(services), parts: [] };
 };

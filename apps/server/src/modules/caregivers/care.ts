@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { Handlers } from '../../http/register-calls.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -19,10 +20,11 @@ export const buildCare = (
   audit: AuditService,
   accounts: AccountService,
   providers: ProviderService,
+  transactions: Transactions,
 ) => {
   const caregivers = new CaregiverService(db, clock, audit, accounts, providers);
   const family = new FamilyService(db, audit, caregivers);
-  const communities = new CommunityService(db, clock, audit, providers, caregivers);
+  const communities = new CommunityService(db, clock, audit, providers, caregivers, transactions);
   const sheets = new CaregiverSheetService(db, caregivers);
   return { caregivers, family, communities, sheets };
 };

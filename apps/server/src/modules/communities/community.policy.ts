@@ -2,64 +2,14 @@ import { z } from 'zod';
 import {
   ALARM_TYPES,
   CommunityAlarmConfigSchema,
-  SleepConfigSchema,
   type CommunityAlarmConfig,
   type CommunityAlarmType,
-  type SleepConfig,
 } from '@vigil/contract';
 
 /**
- * Pure rules of communities: the shape of the stored settings and how they change.
- *
- * community.sleep_config holds each member's sleep settings keyed by resident id:
- *   { "<residentId>": { leaveBedMode, sleepTime, wakeTime, sensitivity, mattress, updatedAt, updatedBy } }
- * Only residents who belong to the community (resident.community_id) count: entries of former
- * members are ignored when read and dropped at the next save.
+ * Pure rules of communities: the shape of the stored alarm settings and how they change. Members'
+ * sleep settings are the residents' own (resident_sleep_setting, decision 0027), not the community's.
  */
-
-export type StoredSleep = SleepConfig & { updatedAt: string; updatedBy: number };
-
-const storedSleep = (value: unknown): StoredSleep | null => {
-  const config = SleepConfigSchema.safeParse(value);
-  if (!config.success) return null;
-  const { updatedAt, updatedBy } = value as { updatedAt?: unknown; updatedBy?: unknown };
-  if (typeof updatedAt !== 'string' || typeof updatedBy !== 'number') return null;
-  return { ...config.data, updatedAt, updatedBy };
-};
-
-/** The valid entries of a stored sleep_config, by resident id. */
-export const storedSleepConfigs = (raw: unknown): Map<number, StoredSleep> => {
-  const out = new Map<number, StoredSleep>();
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return out;
-  for (const [key, value] of Object.entries(raw)) {
-    const id = Number(key);
-    const entry = storedSleep(value);
-    if (Number.isSafeInteger(id) && id > 0 && entry) out.set(id, entry);
-  }
-  return out;
-};
-
-/** The new sleep_config: current members' entries kept, the given residents' set to `config`. */
-export const mergeSleepConfigs = (
-  raw: unknown,
-  memberIds: readonly number[],
-  residentIds: readonly number[],
-  config: SleepConfig,
-  stamp: { updatedAt: string; updatedBy: number },
-): Record<string, StoredSleep> => {
-  const members = new Set(memberIds);
-  const next = new Map([...storedSleepConfigs(raw)].filter(([id]) => members.has(id)));
-  const entry: StoredSleep = {
-    leaveBedMode: config.leaveBedMode,
-    sleepTime: config.sleepTime,
-    wakeTime: config.wakeTime,
-    sensitivity: config.sensitivity,
-    mattress: config.mattress,
-    ...stamp,
-  };
-  for (const id of residentIds) next.set(id, entry);
-  return Object.fromEntries([...next].sort(([a], [b]) => a - b).map(([id, value]) => [String(id), value]));
-};
 
 /** The first alarm type listed in both levels, or null. */
 export const levelConflict = (

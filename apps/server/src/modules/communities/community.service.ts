@@ -1,6 +1,8 @@
 import type { CommunityAlarmConfig, CommunityAlarmType, SleepConfig } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
+import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
 import { fail, invalid, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { assertVisible, listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
@@ -9,13 +11,9 @@ import { transact, type ConstraintMessages } from '../caregivers/care-tx.ts';
 import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import type { CaregiverService } from '../caregivers/caregiver.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
-import {
-  levelConflict,
-  mergeSleepConfigs,
-  storedAlarmConfig,
-  storedSleepConfigs,
-  type StoredAlarmConfig,
-} from './community.policy.ts';
+import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
+import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
+import { levelConflict, storedAlarmConfig, type StoredAlarmConfig } from './community.policy.ts';
 import { CommunityRepository, type CommunityRow, type MemberRef } from './community.repository.ts';
 
 export interface CommunityEdit {
@@ -48,20 +46,27 @@ const CONSTRAINTS: ConstraintMessages = {
   resident_community_id_community_id_fk: 'community.hasResidents',
 };
 
+/** A member deleted between the check and the write does not exist, as one never seen. */
+const SLEEP_CONSTRAINTS: ConstraintMessages = { resident_sleep_setting_resident_id_resident_id_fk: 'not_found' };
+
 const distinct = <T>(items: readonly T[]): T[] => [...new Set(items)];
 
 /**
- * Communities (community care providers): their residents' sleep settings and the alarm
- * settings of the community. Residents join a community in the residents module.
+ * Communities (community care providers): their members' sleep settings (kept with each resident,
+ * the store BunkManage saves too: decision 0027) and the alarm settings of the community.
+ * Residents join a community in the residents module.
  */
 export class CommunityService {
   private readonly repo = new CommunityRepository();
+  private readonly sleepSettings = new SleepSettingRepository();
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     private readonly providers: ProviderService,
     private readonly caregivers: CaregiverService,
+    /** Sleep settings are announced after commit: the alarm engine's bed-leaving watch reloads at once. */
+    private readonly transactions: Transactions,
   ) {}
 
   async list(
@@ -216,7 +221,12 @@ export class CommunityService {
     });
   }
 
-  /** Saves the same sleep settings for residents of the community (all or none); answers how many. */
+  /**
+   * Saves the same sleep settings for residents of the community (all or none); answers how many.
+   * They are the residents' own settings, as BunkManage saves them: they stay with a resident who
+   * leaves the community, and their beds get the mattress. The alarm engine reads them at its next
+   * periodic reload (no event: this module has no outbox to write one to).
+   */
   async saveSleepConfig(
     caller: Caller,
     communityId: number,
@@ -226,53 +236,50 @@ export class CommunityService {
   ): Promise<number> {
     if (config.sleepTime === config.wakeTime) throw invalid('community.sleepWakeSame');
     const ids = distinct(residentIds);
-    return transact(this.db, async (tx) => {
-      const community = await this.locked(caller, communityId, tx);
-      await this.members(caller, community, ids, tx);
-      const now = this.clock.now();
-      const sleepConfig = mergeSleepConfigs(
-        community.sleepConfig,
-        await this.repo.memberIds(tx, community.id),
-        ids,
-        config,
-        {
-          updatedAt: now.toISOString(),
-          updatedBy: caller.accountId,
-        },
-      );
-      await this.repo.update(tx, community.id, { sleepConfig, updatedAt: now });
-      await this.audit.byCaller(
-        caller,
-        ip,
-        'community.sleepConfig',
-        {
-          type: 'community',
-          id: community.id,
+    return this.transactions.run(
+      async (tx, emit) => {
+        const community = await this.locked(caller, communityId, tx);
+        const members = await this.members(caller, community, ids, tx);
+        const now = this.clock.now();
+        await this.sleepSettings.upsert(
+          tx,
+          members.map((m) => ({ residentId: m.id, providerId: m.providerId })),
+          config,
+          { at: now, by: caller.accountId },
+        );
+        await this.sleepSettings.mirrorMattress(tx, ids, config.mattress, now);
+        await this.audit.byCaller(
+          caller,
+          ip,
+          'community.sleepConfig',
+          {
+            type: 'community',
+            id: community.id,
+            providerId: community.providerId,
+            detail: { residentIds: ids, ...config },
+          },
+          tx,
+        );
+        emit({
+          type: ALARM_SETTINGS_CHANGED,
           providerId: community.providerId,
-          detail: { residentIds: ids, ...config },
-        },
-        tx,
-      );
-      return ids.length;
-    });
+          payload: { providerId: community.providerId, residentIds: ids, sleepSettings: true },
+        });
+        return ids.length;
+      },
+      { constraints: SLEEP_CONSTRAINTS, busy: 'caregiver.busy', attempts: 5 },
+    );
   }
 
-  /** A member's saved sleep settings, or null when none were saved. */
+  /** A member's saved sleep settings, or null when none were saved (the defaults apply). */
   async sleepConfigOf(caller: Caller, communityId: number, residentId: number) {
     const community = await this.repo.findById(this.db, communityId);
     assertVisible(caller, community);
     if (!community) throw notFound();
     await this.members(caller, community, [residentId], this.db);
-    const entry = storedSleepConfigs(community.sleepConfig).get(residentId);
-    if (!entry) return null;
-    return {
-      leaveBedMode: entry.leaveBedMode,
-      sleepTime: entry.sleepTime,
-      wakeTime: entry.wakeTime,
-      sensitivity: entry.sensitivity,
-      mattress: entry.mattress,
-      updateTime: entry.updatedAt,
-    };
+    const row = await this.sleepSettings.findOne(this.db, residentId);
+    const saved = row && storedSleepSetting(row);
+    return saved ? { ...saved, updateTime: row.updatedAt.toISOString() } : null;
   }
 
   /**

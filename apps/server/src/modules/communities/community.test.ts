@@ -13,7 +13,7 @@ import {
 } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, communities, residents } from '../../db/schema.ts';
+import { auditLog, communities, residents, residentSleepSettings } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
@@ -44,6 +44,12 @@ describeEachDb('communities (%s)', (target) => {
   const one = async (token: string, id: number) => (await listed(token)).find((c) => c.id === id);
   const stored = async (id: number) =>
     (await app.database.db.select().from(communities).where(eq(communities.id, id)))[0];
+  /** Residents with saved sleep settings, of the given ones. */
+  const withSleep = async (...ids: number[]) =>
+    (await app.database.db.select().from(residentSleepSettings))
+      .map((r) => r.residentId)
+      .filter((r) => ids.includes(r))
+      .sort((a, b) => a - b);
 
   beforeAll(async () => {
     app = await createTestApp(target);
@@ -238,7 +244,7 @@ describeEachDb('communities (%s)', (target) => {
       expect(refused.status).toBe(300);
       expect(refused.msgKey).toBe('community.notMember');
       expect(refused.msg).toBe('Resident Outsider does not belong to this community.');
-      expect((await stored(id))?.sleepConfig).toBeNull();
+      expect(await withSleep(a, b, outsider)).toEqual([]);
       const res = await app.call(
         saveUserSleepConfigs,
         { communityId: id, residentIds: [a, b, a], ...SLEEP },
@@ -252,7 +258,7 @@ describeEachDb('communities (%s)', (target) => {
       }
     });
 
-    it('forgets the settings of a resident who left the community', async () => {
+    it('keeps the settings with a resident who leaves the community (they are the resident’s)', async () => {
       const id = await community(world.homeToken, 'Moving Street');
       const leaver = await seedResident(app, world.home.id, 'Leaver', id);
       const stayer = await seedResident(app, world.home.id, 'Stayer', id);
@@ -273,7 +279,10 @@ describeEachDb('communities (%s)', (target) => {
         { communityId: id, residentId: stayer, ...SLEEP, mattress: 'spring' },
         { token: world.homeToken },
       );
-      expect(Object.keys((await stored(id))?.sleepConfig ?? {})).toEqual([String(stayer)]);
+      const rows = await app.database.db.select().from(residentSleepSettings);
+      const of = (r: number) => rows.find((row) => row.residentId === r);
+      expect(of(leaver)).toMatchObject({ ...SLEEP, providerId: world.home.id });
+      expect(of(stayer)).toMatchObject({ ...SLEEP, mattress: 'spring' });
     });
 
     it('validates the settings strictly', async () => {
@@ -321,7 +330,7 @@ describeEachDb('communities (%s)', (target) => {
         { token: world.homeToken },
       );
       expect(empty.msgKey).toBe('validation.minLength');
-      expect((await stored(id))?.sleepConfig).toBeNull();
+      expect(await withSleep(r)).toEqual([]);
     });
 
     it("treats another tenant's community or resident as missing", async () => {
@@ -346,8 +355,7 @@ describeEachDb('communities (%s)', (target) => {
         { token: world.homeToken },
       );
       expect(batch.msgKey).toBe('not_found');
-      expect((await stored(foreign))?.sleepConfig).toBeNull();
-      expect((await stored(mine))?.sleepConfig).toBeNull();
+      expect(await withSleep(r, fr)).toEqual([]);
     });
   });
 

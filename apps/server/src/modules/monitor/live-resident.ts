@@ -12,7 +12,7 @@ export interface LiveExtras {
 }
 
 /** "Area / Floor"; a floor without a parent is itself the area. */
-const floorAreaOf = (r: LiveResidentRow): string | null => {
+export const floorAreaOf = (r: LiveResidentRow): string | null => {
   if (r.floorName === null) return null;
   return r.areaName === null ? r.floorName : `${r.areaName} / ${r.floorName}`;
 };

@@ -1,4 +1,4 @@
-import { analyseNight, nightSignals, type DeviceSample } from '@vigil/sleep';
+import { analyseNight, minuteCurves, nightSignals, type DeviceSample } from '@vigil/sleep';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from './analysis-pool.ts';
 
@@ -30,23 +30,25 @@ describe('the analysis pool', () => {
 
   it('analyses nights in worker threads, exactly as the library does on this thread', async () => {
     const nights = [1, 2, 3, 4, 5].map((seed) => night(8, seed));
-    const reports = await Promise.all(nights.map((samples) => pool.analyse(signalsOf(samples, 8))));
-    reports.forEach((report, i) => {
+    const analyses = await Promise.all(nights.map((samples) => pool.analyse(signalsOf(samples, 8))));
+    analyses.forEach(({ report, curves }, i) => {
       expect(report).toEqual(analyseNight(signalsOf(nights[i] ?? [], 8)));
+      expect(curves).toEqual(minuteCurves(signalsOf(nights[i] ?? [], 8)));
     });
-    expect(reports[0]?.insufficient).toBeNull();
+    expect(analyses[0]?.report.insufficient).toBeNull();
+    expect(analyses[0]?.curves.hr).toHaveLength(8 * 60);
   });
 
   it('fails a night whose analysis throws, and goes on with the next', async () => {
     const broken = { ...signalsOf(night(1, 1), 1), hr: undefined } as unknown as Parameters<typeof pool.analyse>[0];
     await expect(pool.analyse(broken)).rejects.toThrow();
-    const report = await pool.analyse(signalsOf(night(2, 2), 2));
+    const { report } = await pool.analyse(signalsOf(night(2, 2), 2));
     expect(report.insufficient).toBeNull();
   });
 
   it('replaces a worker whose night takes too long', async () => {
     const hasty = new AnalysisPool({ size: 1, timeoutMs: 1 });
-    await expect(hasty.analyse(signalsOf(night(8, 1), 8))).rejects.toThrow(/took over 1 ms/);
+    await expect(hasty.analyse(signalsOf(night(8, 1), 8))).rejects.toThrow(/analyse took over 1 ms/);
     await hasty.stop();
     await expect(hasty.analyse(signalsOf(night(1, 1), 1))).rejects.toThrow(/stopped/);
   });

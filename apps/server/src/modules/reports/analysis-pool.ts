@@ -1,11 +1,16 @@
 /**
- * Runs night analyses in worker threads (issue 11: never on the alarm path). Each worker takes
- * one night at a time; the night's arrays are moved to it, not copied. A worker that dies or
- * takes longer than `timeoutMs` is replaced and its night fails; the others go on.
+ * Runs night analyses (and report PDFs) in worker threads (issue 11: never on the alarm path).
+ * Each worker takes one job at a time; a night's arrays are moved to it, not copied. A worker
+ * that dies or takes longer than `timeoutMs` is replaced and its job fails; the others go on.
  */
-import type { NightSignals, SleepReport } from '@vigil/sleep';
+import type { NightSignals } from '@vigil/sleep';
 import { Worker } from 'node:worker_threads';
-import type { AnalysisAnswer } from './analysis-worker.ts';
+import type { NightAnalysis, WorkerAnswer, WorkerRequest } from './analysis-worker.ts';
+import type { DailyPdfInput } from './pdf/render-daily.ts';
+import type { MonthPdfInput } from './pdf/render-monthly.ts';
+
+/** A request without the id the pool gives it. */
+type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 export interface AnalysisPoolOptions {
   /** Worker threads (default 1: on a 2-core machine one core stays with devices and alarms). */
@@ -15,9 +20,9 @@ export interface AnalysisPoolOptions {
 }
 
 interface Job {
-  id: number;
-  night: NightSignals;
-  resolve: (report: SleepReport) => void;
+  request: WorkerRequest;
+  transfer: ArrayBuffer[];
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
 
@@ -41,16 +46,38 @@ export class AnalysisPool {
   private nextId = 1;
   private stopped = false;
 
+  private readonly size: number;
+
   constructor(options: AnalysisPoolOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    for (let i = 0; i < Math.max(1, options.size ?? 1); i++) this.slots.push(this.spawn());
+    this.size = Math.max(1, options.size ?? 1);
   }
 
-  /** The night's report; the night's arrays belong to the pool from now on. */
-  analyse(night: NightSignals): Promise<SleepReport> {
+  /** The night's report and minute curves; the night's arrays belong to the pool from now on. */
+  analyse(night: NightSignals): Promise<NightAnalysis> {
+    return this.run<NightAnalysis>({ kind: 'analyse', night }, transferList(night));
+  }
+
+  /** A daily report as PDF, drawn in a worker thread. */
+  dailyPdf(input: DailyPdfInput): Promise<Uint8Array> {
+    return this.run<Uint8Array>({ kind: 'dailyPdf', input });
+  }
+
+  /** A monthly report as PDF, drawn in a worker thread. */
+  monthPdf(input: MonthPdfInput): Promise<Uint8Array> {
+    return this.run<Uint8Array>({ kind: 'monthPdf', input });
+  }
+
+  private run<T>(request: Request, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.stopped) return Promise.reject(new Error('the analysis pool is stopped'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, night, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        request: { ...request, id: this.nextId++ } as WorkerRequest,
+        transfer,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+      };
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -76,7 +103,7 @@ export class AnalysisPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL);
     const slot: Slot = { worker, job: undefined, timer: undefined };
-    worker.on('message', (answer: AnalysisAnswer) => this.settle(slot, answer));
+    worker.on('message', (answer: WorkerAnswer) => this.settle(slot, answer));
     worker.on('error', (error) => this.replace(slot, error));
     worker.on('exit', (code) => {
       if (!this.stopped && this.slots.includes(slot)) this.replace(slot, new Error(`analysis worker exited (${code})`));
@@ -86,28 +113,32 @@ export class AnalysisPool {
   }
 
   private dispatch(): void {
+    // Workers start with the first job: a server that makes no report starts no thread.
+    while (this.slots.length < this.size && this.queue.length > this.slots.filter((s) => !s.job).length) {
+      this.slots.push(this.spawn());
+    }
     for (const slot of this.slots) {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift();
       if (!job) return;
       slot.job = job;
       slot.timer = setTimeout(
-        () => this.replace(slot, new Error(`night analysis took over ${this.timeoutMs} ms`)),
+        () => this.replace(slot, new Error(`${job.request.kind} took over ${this.timeoutMs} ms`)),
         this.timeoutMs,
       );
       slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, night: job.night }, transferList(job.night));
+      slot.worker.postMessage(job.request, job.transfer);
     }
   }
 
-  private settle(slot: Slot, answer: AnalysisAnswer): void {
+  private settle(slot: Slot, answer: WorkerAnswer): void {
     const job = slot.job;
-    if (!job || job.id !== answer.id) return;
+    if (!job || job.request.id !== answer.id) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.worker.unref();
     if ('error' in answer) job.reject(new Error(answer.error));
-    else job.resolve(answer.report);
+    else job.resolve(answer.result);
     this.dispatch();
   }
 

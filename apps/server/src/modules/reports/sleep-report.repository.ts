@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
-import { sleepReports } from '../../db/schema.ts';
+import { beds, residents, rooms, sleepReports } from '../../db/schema.ts';
 import type { NightWindow } from './night-window.ts';
 
 export type SleepReportRow = typeof sleepReports.$inferSelect;
@@ -90,4 +90,107 @@ export class SleepReportRepository {
       .where(and(eq(sleepReports.residentId, residentId), eq(sleepReports.night, night)));
     return row;
   }
+
+  /** One resident's reports of the nights in `[from, to]` the providers see (all with null), in date order. */
+  async nightsOf(db: Executor, residentId: number, providerIds: readonly number[] | null, from: string, to: string) {
+    return db
+      .select()
+      .from(sleepReports)
+      .where(
+        and(
+          eq(sleepReports.residentId, residentId),
+          inProviders(providerIds),
+          gte(sleepReports.night, from),
+          lte(sleepReports.night, to),
+        ),
+      )
+      .orderBy(asc(sleepReports.night));
+  }
+
+  /** The first and last night of a resident's ready reports. */
+  async span(db: Executor, residentId: number, providerIds: readonly number[] | null) {
+    const [row] = await db
+      .select({
+        first: sql<string | null>`min(${sleepReports.night})`,
+        last: sql<string | null>`max(${sleepReports.night})`,
+      })
+      .from(sleepReports)
+      .where(and(eq(sleepReports.residentId, residentId), inProviders(providerIds), eq(sleepReports.state, 'ready')));
+    return { first: row?.first ?? null, last: row?.last ?? null };
+  }
+
+  /** Months (YYYY-MM) with a ready report of the resident, newest first. */
+  async months(db: Executor, residentId: number, providerIds: readonly number[] | null): Promise<string[]> {
+    const month = sql<string>`to_char(${sleepReports.night}, 'YYYY-MM')`;
+    const rows = await db
+      .selectDistinct({ month })
+      .from(sleepReports)
+      .where(and(eq(sleepReports.residentId, residentId), inProviders(providerIds), eq(sleepReports.state, 'ready')))
+      .orderBy(desc(month));
+    return rows.map((r) => r.month);
+  }
+
+  /** Each resident's latest report (any state) and how many ready ones they have. */
+  async latestOf(db: Executor, residentIds: readonly number[], providerIds: readonly number[] | null) {
+    if (!residentIds.length) return { latest: new Map<number, SleepReportRow>(), counts: new Map<number, number>() };
+    const where = and(inArray(sleepReports.residentId, [...residentIds]), inProviders(providerIds));
+    const [latest, counts] = await Promise.all([
+      db
+        .selectDistinctOn([sleepReports.residentId])
+        .from(sleepReports)
+        .where(where)
+        .orderBy(asc(sleepReports.residentId), desc(sleepReports.night)),
+      db
+        .select({ residentId: sleepReports.residentId, n: count() })
+        .from(sleepReports)
+        .where(and(where, eq(sleepReports.state, 'ready')))
+        .groupBy(sleepReports.residentId),
+    ]);
+    return {
+      latest: new Map(latest.map((r) => [r.residentId, r])),
+      counts: new Map(counts.map((r) => [r.residentId, r.n])),
+    };
+  }
+
+  /** A page of reports, newest night first, then by bed and resident, with the resident's names. */
+  async page(db: Executor, q: ReportPageQuery, offset: number, limit: number) {
+    const where = and(
+      inProviders(q.providerIds),
+      q.residentId === undefined ? undefined : eq(sleepReports.residentId, q.residentId),
+      q.from === undefined ? undefined : gte(sleepReports.night, q.from),
+      q.to === undefined ? undefined : lte(sleepReports.night, q.to),
+      q.riskGrade === undefined ? undefined : sql`${sleepReports.report}->'report'->'risk'->>'grade' = ${q.riskGrade}`,
+    );
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({
+          report: sleepReports,
+          userName: residents.name,
+          bunk: beds.name,
+          room: rooms.name,
+        })
+        .from(sleepReports)
+        .innerJoin(residents, eq(residents.id, sleepReports.residentId))
+        .leftJoin(beds, eq(beds.id, sleepReports.bedId))
+        .leftJoin(rooms, eq(rooms.id, beds.roomId))
+        .where(where)
+        .orderBy(desc(sleepReports.night), asc(rooms.name), asc(beds.name), asc(residents.name), asc(residents.id))
+        .limit(limit)
+        .offset(offset),
+      db.select({ n: count() }).from(sleepReports).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
 }
+
+export interface ReportPageQuery {
+  /** null: every provider. */
+  providerIds: readonly number[] | null;
+  residentId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  riskGrade?: string | undefined;
+}
+
+const inProviders = (providerIds: readonly number[] | null): SQL | undefined =>
+  providerIds === null ? undefined : inArray(sleepReports.providerId, providerIds.length ? [...providerIds] : [-1]);

@@ -1,11 +1,21 @@
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
+  cleanup as cleanupScreen,
+  configure,
+  fireEvent,
+  render,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
+import {
+  bedSleepSetting,
   bunkList,
   bunkSummary,
   getAreaWithRoomList,
   getDeviceList,
   queryProviderList,
   residentList,
+  saveBedSleepSetting,
   type EndpointResult,
   type SessionInfo,
 } from '@vigil/contract/browser';
@@ -429,7 +439,7 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
   it('offers the per-bed settings disabled until their releases arrive', async () => {
     signInAs('TWO_ROLE');
     await open();
-    for (const key of ['badge', 'fence', 'sleep']) {
+    for (const key of ['badge', 'fence']) {
       for (const button of screen.getAllByTestId(`setting-${key}`)) expect(button).toBeDisabled();
     }
   });
@@ -494,5 +504,182 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     expect(server.last('/area/getAreaWithRoomList')).toEqual({ providerId: 9 });
     expect(server.last('/bunkManagement/bunkSummary')).toEqual({ providerId: '9' });
     expect(screen.getByTestId('bed-import')).toBeEnabled();
+  });
+});
+
+describe('BunkManagePage — residents’ sleep settings', { timeout: 90_000 }, () => {
+  /** Two occupied beds, a free one and one with only a device; a second page keeps the list paged. */
+  const withLiNa = (): Record<string, Handler> => ({
+    '/bunkManagement/bunkList': (body) =>
+      okFor(bunkList, {
+        rows: [...BEDS, bed(14, '4', { userId: 9, userName: 'Li Na', mattress: 'latex' })],
+        total: 25,
+        pageNum: Number(body.pageNum),
+        pageSize: 10,
+      }),
+  });
+  const SAVED = {
+    userId: 7,
+    leaveBedMode: 'sleepTime',
+    sleepTime: '22:00',
+    wakeTime: '06:30',
+    sensitivity: 'high',
+    mattress: 'spring',
+    source: 'resident',
+    updateTime: '2026-01-02T08:00:00.000Z',
+  } as const;
+  const sleepOf = (name: string) => within(bedRow(name)).getByTestId('setting-sleep');
+  const tick = (name: string) => fireEvent.click(within(bedRow(name)).getByRole('checkbox'));
+
+  it('reads a resident’s saved settings from the bed row and saves the change; the list refreshes', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      ...withLiNa(),
+      '/bunk/sleepSetting': () => okFor(bedSleepSetting, SAVED),
+      '/bunk/saveSleepSetting': () => okFor(saveBedSleepSetting, { count: 1 }),
+    });
+    await open();
+    expect(sleepOf('1')).toHaveAccessibleName('Sleep settings');
+    fireEvent.click(sleepOf('1'));
+    expect(await screen.findByText('Sleep settings — Zhang Min')).toBeInTheDocument();
+    await within(dialog()).findByText(/^Settings saved on 2026-01-02/);
+    expect(server.last('/bunk/sleepSetting')).toEqual({ userId: '7' });
+    expect(within(dialog()).getByText('Building A / 1F / 101 / 1')).toBeInTheDocument();
+    expect(within(dialog()).getByText("The resident's bed gets this mattress too.")).toBeInTheDocument();
+    const listed = server.bodies('/bunkManagement/bunkList').length;
+
+    fireEvent.click(within(dialog()).getByText('Off'));
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() =>
+      expect(server.last('/bunk/saveSleepSetting')).toEqual({
+        userIds: [7],
+        leaveBedMode: 'off',
+        sleepTime: '22:00',
+        wakeTime: '06:30',
+        sensitivity: 'high',
+        mattress: 'spring',
+      }),
+    );
+    await screen.findByText('Sleep settings saved. Residents: 1.');
+    // The bed's mattress may have changed with them.
+    await waitFor(() => expect(server.bodies('/bunkManagement/bunkList').length).toBeGreaterThan(listed));
+  });
+
+  it('shows the defaults with the bed’s own mattress for a resident nobody saved settings for', async () => {
+    signInAs('TWO_ROLE');
+    serve({
+      ...withLiNa(),
+      '/bunk/sleepSetting': () =>
+        okFor(bedSleepSetting, {
+          userId: 9,
+          leaveBedMode: 'allDay',
+          sleepTime: '21:00',
+          wakeTime: '07:00',
+          sensitivity: 'medium',
+          mattress: 'sponge',
+          source: 'default',
+          updateTime: null,
+        }),
+      '/bunk/saveSleepSetting': () => okFor(saveBedSleepSetting, { count: 1 }),
+    });
+    await open();
+    fireEvent.click(sleepOf('4'));
+    await within(dialog()).findByText(
+      "Not saved yet for this resident; the usual defaults are shown, with the bed's current mattress.",
+    );
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() =>
+      expect(server.last('/bunk/saveSleepSetting')).toEqual({
+        userIds: [9],
+        leaveBedMode: 'allDay',
+        sleepTime: '21:00',
+        wakeTime: '07:00',
+        sensitivity: 'medium',
+        mattress: 'latex',
+      }),
+    );
+  });
+
+  it('refuses a wake time equal to the sleep time before sending', async () => {
+    signInAs('TWO_ROLE');
+    serve({ '/bunk/sleepSetting': () => okFor(bedSleepSetting, { ...SAVED, wakeTime: '22:00' }) });
+    await open();
+    fireEvent.click(sleepOf('1'));
+    await within(dialog()).findByText(/^Settings saved on/);
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() => expect(fieldErrors()).toContain('The wake time must differ from the sleep time.'));
+    expect(server.bodies('/bunk/saveSleepSetting')).toEqual([]);
+  });
+
+  it('saves the same settings for the residents of the ticked beds, starting from the defaults', async () => {
+    signInAs('TWO_ROLE');
+    serve({ ...withLiNa(), '/bunk/saveSleepSetting': () => okFor(saveBedSleepSetting, { count: 2 }) });
+    await open();
+    const batch = screen.getByTestId('batch-sleep');
+    expect(batch).toBeDisabled();
+    await expectReason(batch, 'Tick beds with residents first.');
+    // A free bed, or one with only a device, has nobody to save settings for.
+    expect(within(bedRow('2')).getByRole('checkbox')).toBeDisabled();
+    expect(within(bedRow('3')).getByRole('checkbox')).toBeDisabled();
+    tick('1');
+    tick('4');
+    await waitFor(() => expect(screen.getByTestId('batch-sleep')).toHaveTextContent('Sleep settings (2)'));
+    fireEvent.click(screen.getByTestId('batch-sleep'));
+    expect(await screen.findByText('Sleep settings — 2 residents')).toBeInTheDocument();
+    expect(
+      within(dialog()).getByText(
+        "Residents chosen: 2. The form starts from the usual defaults; saving replaces each resident's current settings.",
+      ),
+    ).toBeInTheDocument();
+    expect(within(screen.getByTestId('sleep-chosen')).getByText('Li Na · 101 / 4')).toBeInTheDocument();
+    fireEvent.click(within(dialog()).getByText('High'));
+    fireEvent.click(within(dialog()).getByText('Save'));
+    await waitFor(() =>
+      expect(server.last('/bunk/saveSleepSetting')).toEqual({
+        userIds: [7, 9],
+        leaveBedMode: 'allDay',
+        sleepTime: '21:00',
+        wakeTime: '07:00',
+        sensitivity: 'high',
+        mattress: 'sponge',
+      }),
+    );
+    // A batch reads nobody's settings first.
+    expect(server.bodies('/bunk/sleepSetting')).toEqual([]);
+    await screen.findByText('Sleep settings saved. Residents: 2.');
+    // Saved: the choice starts afresh.
+    await waitFor(() => expect(screen.getByTestId('batch-sleep')).toBeDisabled());
+  });
+
+  it('keeps the dialog open with the server’s refusal', async () => {
+    signInAs('ONE_ROLE');
+    const refusal = 'The chosen residents belong to several providers. Save each provider’s residents separately.';
+    serve({
+      ...withLiNa(),
+      '/bunk/saveSleepSetting': () => refuse(refusal, 'sleepSetting.oneProvider', null, 300),
+    });
+    await open();
+    tick('1');
+    tick('4');
+    fireEvent.click(await screen.findByText('Sleep settings (2)'));
+    fireEvent.click(within(await screen.findByTestId('bed-sleep-dialog')).getByText('High'));
+    fireEvent.click(within(dialog()).getByText('Save'));
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    expect(screen.getByText('Sleep settings — 2 residents')).toBeVisible();
+    expect(server.bodies('/bunk/saveSleepSetting')).toHaveLength(1);
+  });
+
+  it('explains why a free bed has no sleep settings, and why platform roles cannot change them', async () => {
+    signInAs('TWO_ROLE');
+    await open();
+    expect(sleepOf('2')).toBeDisabled();
+    await expectReason(sleepOf('2'), 'No resident in this bed: sleep settings belong to the resident.');
+    cleanupScreen();
+    signInAs('SENIOR_ROLE');
+    await open();
+    expect(sleepOf('1')).toBeDisabled();
+    await expectReason(sleepOf('1'), "Sleep settings are changed with the provider's own accounts.");
+    expect(screen.queryByTestId('batch-sleep')).not.toBeInTheDocument();
+    expect(within(bedRow('1')).queryByRole('checkbox')).not.toBeInTheDocument();
   });
 });

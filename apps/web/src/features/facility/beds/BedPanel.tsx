@@ -1,13 +1,16 @@
-import { bunkList } from '@vigil/contract/browser';
+import { bunkList, saveBedSleepSetting } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { App, Card, Input, Select, Space } from 'antd';
-import { useState } from 'react';
+import { useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
+import { mayCall } from '../../../shared/session/may-call.ts';
+import { useSession } from '../../../shared/session/session-store.ts';
 import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import { locationFilter, selectionPath, type Bed, type BedFilters, type PlaceSelection } from '../facility-model.ts';
 import type { PlaceAction } from '../places/place-actions.ts';
 import { BedEditDialog } from './BedEditDialog.tsx';
+import { BedSleepDialog, isOccupied, type OccupiedBed } from './BedSleepDialog.tsx';
 import { BedTable } from './BedTable.tsx';
 import { BedTransfer } from './BedTransfer.tsx';
 
@@ -16,7 +19,8 @@ const flagOf = (choice: Choice | undefined) => (choice === undefined ? undefined
 
 /**
  * The beds of the selected node (or all beds): keyword, free and device filters, pagination,
- * adding beds to a room, editing and deleting beds, check-out, import and export.
+ * adding beds to a room, editing and deleting beds, check-out, import and export, and the sleep
+ * settings of one bed's resident or of the residents of the beds chosen (across pages).
  */
 export const BedPanel = (props: {
   selection: PlaceSelection | null;
@@ -36,11 +40,22 @@ export const BedPanel = (props: {
   const [paging, setPaging] = useState({ key: filterKey, pageNum: 1, pageSize: 10 });
   const page = { pageNum: paging.key === filterKey ? paging.pageNum : 1, pageSize: paging.pageSize };
   const [editing, setEditing] = useState<Bed | null>(null);
+  const maySetSleep = mayCall(saveBedSleepSetting, useSession().info?.role);
+  /** Beds chosen for sleep settings in batch, by id; kept across pages and filters until saved. */
+  const [chosen, setChosen] = useState<ReadonlyMap<number, OccupiedBed>>(new Map());
+  const [sleepFor, setSleepFor] = useState<readonly OccupiedBed[] | null>(null);
 
   const list = useQuery({
     queryKey: ['facility', 'beds', filters, page],
     queryFn: () => api(bunkList, { ...page, ...filters }),
     placeholderData: keepPreviousData,
+  });
+
+  // A chosen bed shown again is taken as the list has it now: a resident who left drops out.
+  const shown = new Map((list.data?.rows ?? []).map((b) => [b.id, b]));
+  const chosenNow = [...chosen.values()].flatMap((b) => {
+    const now = shown.get(b.id) ?? b;
+    return isOccupied(now) ? [now] : [];
   });
 
   const narrow = (change: Partial<typeof narrowing>) => setNarrowing((current) => ({ ...current, ...change }));
@@ -61,6 +76,15 @@ export const BedPanel = (props: {
           >
             {t('bed.add')}
           </RefusableButton>
+          {maySetSleep && (
+            <RefusableButton
+              data-testid="batch-sleep"
+              refusal={chosenNow.length ? null : t('sleep.chooseBeds')}
+              onClick={() => setSleepFor(chosenNow)}
+            >
+              {chosenNow.length ? t('sleep.batchButton', { count: chosenNow.length }) : t('settings.sleep')}
+            </RefusableButton>
+          )}
           <BedTransfer
             filters={filters}
             providerId={props.providerId}
@@ -121,7 +145,42 @@ export const BedPanel = (props: {
         onPage={(pageNum, pageSize) => setPaging({ key: filterKey, pageNum, pageSize })}
         onEdit={setEditing}
         onChanged={props.onChanged}
+        maySetSleep={maySetSleep}
+        onSleep={setSleepFor}
+        {...(maySetSleep
+          ? {
+              rowSelection: {
+                selectedRowKeys: chosenNow.map((b) => b.id),
+                preserveSelectedRowKeys: true,
+                getCheckboxProps: (bed: Bed) => ({ disabled: !isOccupied(bed) }),
+                onChange: (keys: Key[], rows: Bed[]) => {
+                  const seen = new Map(rows.filter(isOccupied).map((b) => [b.id, b]));
+                  setChosen(
+                    new Map(
+                      keys.flatMap((key) => {
+                        const bed = seen.get(Number(key)) ?? chosen.get(Number(key));
+                        return bed ? [[bed.id, bed] as const] : [];
+                      }),
+                    ),
+                  );
+                },
+              },
+            }
+          : {})}
       />
+      {sleepFor && (
+        <BedSleepDialog
+          beds={sleepFor}
+          onClose={() => setSleepFor(null)}
+          onSaved={(count) => {
+            setSleepFor(null);
+            setChosen(new Map());
+            void message.success(t('sleep.savedCount', { count }));
+            // The beds' mattress may have changed with the settings.
+            props.onChanged();
+          }}
+        />
+      )}
       {editing && (
         <BedEditDialog
           bed={editing}

@@ -1,7 +1,7 @@
 import { AimOutlined, BellOutlined, IdcardOutlined, MoonOutlined } from '@ant-design/icons';
 import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
@@ -12,17 +12,17 @@ import { ConfirmLink } from '../../../shared/ui/crud.tsx';
 import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
+import { isOccupied, type OccupiedBed } from './BedSleepDialog.tsx';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
 import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
 /** The bed alarm settings screen of a resident (route settingAlarm). */
 const alarmSettingPath = (userId: number) => `/BunkManage/alarmSetting/${userId}`;
 
-/** Per-bed settings whose screens arrive with the monitoring and report releases. */
+/** Per-bed settings whose screens arrive with later releases. */
 const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
   { key: 'badge', icon: <IdcardOutlined /> },
   { key: 'fence', icon: <AimOutlined /> },
-  { key: 'sleep', icon: <MoonOutlined /> },
 ];
 
 /** Why the server would refuse to delete the bed (place.service deleteBed): its resident, else its device. */
@@ -42,9 +42,18 @@ export interface BedTableProps {
   onPage: (pageNum: number, pageSize: number) => void;
   onEdit: (bed: Bed) => void;
   onChanged: () => void;
+  /** Whether the signed-in role may change residents' sleep settings (the providers' own accounts). */
+  maySetSleep: boolean;
+  /** Opens the sleep settings of these beds' residents. */
+  onSleep: (beds: OccupiedBed[]) => void;
+  /** Beds chosen for settings in batch (only beds with a resident can be chosen). */
+  rowSelection?: TableProps<Bed>['rowSelection'];
 }
 
-/** Beds with path (and remark), mattress, device and resident; edit, check out, delete and the per-bed settings. */
+/**
+ * Beds with path (and remark), mattress, device and resident; edit, check out, delete and the
+ * per-bed settings (alarm rules on their own screen, sleep settings in a dialog).
+ */
 export const BedTable = (props: BedTableProps) => {
   const { t } = useTranslation('facility');
   const navigate = useNavigate();
@@ -160,6 +169,24 @@ export const BedTable = (props: BedTableProps) => {
             aria-label={t('settings.alarm')}
             data-testid="setting-alarm"
           />
+          <RefusableButton
+            type="text"
+            size="small"
+            icon={<MoonOutlined />}
+            refusal={
+              bed.userId === null
+                ? t('settings.sleepNoResident')
+                : props.maySetSleep
+                  ? undefined
+                  : t('settings.sleepProvidersOnly')
+            }
+            onClick={() => {
+              if (isOccupied(bed)) props.onSleep([bed]);
+            }}
+            title={bed.userId === null || !props.maySetSleep ? undefined : t('settings.sleep')}
+            aria-label={t('settings.sleep')}
+            data-testid="setting-sleep"
+          />
           {LATER_SETTINGS.map((s) => (
             <RefusableButton
               key={s.key}
@@ -185,6 +212,7 @@ export const BedTable = (props: BedTableProps) => {
       filters={props.filters}
       columns={columns}
       dataSource={[...props.beds]}
+      {...(props.rowSelection ? { rowSelection: props.rowSelection } : {})}
       page={props.page}
       total={props.total}
       onPage={(page) => props.onPage(page.pageNum, page.pageSize)}

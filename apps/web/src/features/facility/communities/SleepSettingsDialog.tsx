@@ -1,50 +1,27 @@
 import { getUserSleepConfig, saveUserSleepConfigs } from '@vigil/contract/browser';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Col, Empty, Form, Modal, Radio, Row, Table, TimePicker, Typography } from 'antd';
+import { Alert, Col, Empty, Form, Modal, Row, Table, Typography } from 'antd';
 import { formatDateTime } from '../../../shared/ui/datetime.ts';
-import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
 import { StaleNotice, listEmptyText } from '../../../shared/ui/list-state.tsx';
 import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
+import type { Community } from '../facility-model.ts';
 import {
-  LEAVE_BED_MODES,
-  MATTRESSES,
-  SENSITIVITIES,
-  type Community,
-  type LeaveBedMode,
-  type Mattress,
-  type Sensitivity,
-} from '../facility-model.ts';
+  SleepSettingsFields,
+  sleepDefaults,
+  sleepFieldsOf,
+  sleepValuesOf,
+  type SleepFields,
+} from '../sleep/SleepSettingsFields.tsx';
 import { useCommunityMembers } from './useCommunityMembers.ts';
-
-interface SleepFields {
-  leaveBedMode: LeaveBedMode;
-  sleepTime?: Dayjs | null;
-  wakeTime?: Dayjs | null;
-  sensitivity: Sensitivity;
-  mattress: Mattress;
-}
-
-const CLOCK = 'HH:mm';
-/** A time of day from HH:mm (no parsing plugin needed). */
-const clock = (hhmm: string): Dayjs => {
-  const [hour = 0, minute = 0] = hhmm.split(':').map(Number);
-  return dayjs().hour(hour).minute(minute).second(0).millisecond(0);
-};
-const DEFAULTS: SleepFields = {
-  leaveBedMode: 'sleepTime',
-  sleepTime: clock('21:00'),
-  wakeTime: clock('07:00'),
-  sensitivity: 'medium',
-  mattress: 'sponge',
-};
 
 /**
  * Sleep settings of a community's residents: choose one resident (their saved settings are read
  * back) or several (the same settings for all), then bed-leaving watch, sleep and wake time,
- * sensitivity and mattress. Saving is all or none.
+ * sensitivity and mattress. Saving is all or none. They are the residents' own settings, the
+ * ones BunkManage shows for their beds.
  */
 export const SleepSettingsDialog = (props: { community: Community; onClose: () => void; onSaved: () => void }) => {
   const { community } = props;
@@ -62,27 +39,13 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
     enabled: single !== undefined,
   });
   useEffect(() => {
-    if (!saved.data) return;
-    form.setFieldsValue({
-      leaveBedMode: saved.data.leaveBedMode,
-      sleepTime: clock(saved.data.sleepTime),
-      wakeTime: clock(saved.data.wakeTime),
-      sensitivity: saved.data.sensitivity,
-      mattress: saved.data.mattress,
-    });
+    if (saved.data) form.setFieldsValue(sleepFieldsOf(saved.data));
   }, [saved.data, form]);
+  const initialValues = useMemo(sleepDefaults, []);
 
   const save = useMutation({
     mutationFn: (values: SleepFields) =>
-      api(saveUserSleepConfigs, {
-        communityId: community.id,
-        residentIds: chosen,
-        leaveBedMode: values.leaveBedMode,
-        sleepTime: values.sleepTime?.format(CLOCK) ?? '',
-        wakeTime: values.wakeTime?.format(CLOCK) ?? '',
-        sensitivity: values.sensitivity,
-        mattress: values.mattress,
-      }),
+      api(saveUserSleepConfigs, { communityId: community.id, residentIds: chosen, ...sleepValuesOf(values) }),
     onSuccess: props.onSaved,
   });
 
@@ -151,56 +114,13 @@ export const SleepSettingsDialog = (props: { community: Community; onClose: () =
         </Col>
         <Col xs={24} md={13}>
           {state && <Alert type="info" title={state} style={{ marginBottom: 12 }} />}
-          <Form<SleepFields> {...submit.formProps} layout="vertical" data-testid="sleep-form" initialValues={DEFAULTS}>
-            <Form.Item name="leaveBedMode" label={t('sleep.leaveBed')}>
-              <Radio.Group
-                optionType="button"
-                options={LEAVE_BED_MODES.map((m) => ({ value: m, label: t(`sleep.mode.${m}`) }))}
-              />
-            </Form.Item>
-            <Row gutter={12}>
-              <Col span={12}>
-                <Form.Item
-                  name="sleepTime"
-                  label={t('sleep.sleepTime')}
-                  rules={[{ required: true, message: t('rule.timeRequired') }]}
-                >
-                  <TimePicker format={CLOCK} needConfirm={false} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item
-                  name="wakeTime"
-                  label={t('sleep.wakeTime')}
-                  dependencies={['sleepTime']}
-                  rules={[
-                    { required: true, message: t('rule.timeRequired') },
-                    ({ getFieldValue }) => ({
-                      validator: (_, value?: Dayjs | null) => {
-                        const sleep = getFieldValue('sleepTime') as Dayjs | null | undefined;
-                        return value && sleep && value.format(CLOCK) === sleep.format(CLOCK)
-                          ? Promise.reject(new Error(t('rule.sleepWakeSame')))
-                          : Promise.resolve();
-                      },
-                    }),
-                  ]}
-                >
-                  <TimePicker format={CLOCK} needConfirm={false} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-            </Row>
-            <Form.Item name="sensitivity" label={t('sleep.sensitivity')}>
-              <Radio.Group
-                optionType="button"
-                options={SENSITIVITIES.map((s) => ({ value: s, label: t(`sleep.level.${s}`) }))}
-              />
-            </Form.Item>
-            <Form.Item name="mattress" label={t('bed.mattress')}>
-              <Radio.Group
-                optionType="button"
-                options={MATTRESSES.map((m) => ({ value: m, label: t(`mattress.${m}`) }))}
-              />
-            </Form.Item>
+          <Form<SleepFields>
+            {...submit.formProps}
+            layout="vertical"
+            data-testid="sleep-form"
+            initialValues={initialValues}
+          >
+            <SleepSettingsFields mattressHint={t('sleep.mattressHint')} />
           </Form>
         </Col>
       </Row>

@@ -1,0 +1,71 @@
+import { DEFAULT_SLEEP_SETTING } from '@vigil/contract';
+import { and, eq, gte, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/database.ts';
+import { beds, devices, residents, residentSleepSettings, sleepReports } from '../../db/schema.ts';
+import { SLEEP_MONITOR_CODES } from '../monitor/sleep-monitors.ts';
+import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
+
+/** A resident whose nights are reported: in a bed with a sleep monitor, with their sleep times. */
+export interface ReportedResident {
+  residentId: number;
+  providerId: number;
+  bedId: number;
+  sleepTime: string;
+  wakeTime: string;
+}
+
+export interface KnownNight {
+  residentId: number;
+  night: string;
+  state: string;
+  claimedAt: Date;
+}
+
+/** What the report scheduler reads to decide which reports are due. */
+export class ReportPlanRepository {
+  /** Checked-in residents whose bed has a sleep monitor now, with their sleep settings (or the defaults). */
+  async reportedResidents(db: Executor): Promise<ReportedResident[]> {
+    const rows = await db
+      .select({
+        residentId: residents.id,
+        providerId: residents.providerId,
+        bedId: beds.id,
+        settings: {
+          leaveBedMode: residentSleepSettings.leaveBedMode,
+          sleepTime: residentSleepSettings.sleepTime,
+          wakeTime: residentSleepSettings.wakeTime,
+          sensitivity: residentSleepSettings.sensitivity,
+          mattress: residentSleepSettings.mattress,
+        },
+      })
+      .from(residents)
+      .innerJoin(beds, eq(beds.residentId, residents.id))
+      .innerJoin(devices, eq(devices.id, beds.deviceId))
+      .leftJoin(residentSleepSettings, eq(residentSleepSettings.residentId, residents.id))
+      .where(and(eq(residents.state, 'checkedIn'), inArray(devices.typeCode, [...SLEEP_MONITOR_CODES])));
+    return rows.map((r) => {
+      // A row the calls would refuse counts as nothing saved (sleep-setting.policy.ts).
+      const saved = r.settings ? storedSleepSetting(r.settings) : null;
+      return {
+        residentId: r.residentId,
+        providerId: r.providerId,
+        bedId: r.bedId,
+        sleepTime: saved?.sleepTime ?? DEFAULT_SLEEP_SETTING.sleepTime,
+        wakeTime: saved?.wakeTime ?? DEFAULT_SLEEP_SETTING.wakeTime,
+      };
+    });
+  }
+
+  /** Every report row of a night on or after `fromNight`, whatever its state. */
+  async nightsSince(db: Executor, fromNight: string): Promise<KnownNight[]> {
+    return db
+      .select({
+        residentId: sleepReports.residentId,
+        night: sleepReports.night,
+        state: sleepReports.state,
+        claimedAt: sleepReports.claimedAt,
+      })
+      .from(sleepReports)
+      .where(gte(sleepReports.night, fromNight));
+  }
+}
