@@ -24,6 +24,10 @@ const BUILT: Record<string, Page> = {
   addAndEditNurse: lazy(() => import('./features/caregivers/CaregiverEditPage.tsx')),
   alarm: lazy(() => import('./features/alarm-log/AlarmLogPage.tsx')),
   remindsetting: lazy(() => import('./features/remind-setting/RemindSettingPage.tsx')),
+  SleepReport: lazy(() => import('./features/sleep-report/ReportListPage.tsx')),
+  dailyReportList: lazy(() => import('./features/sleep-report/DailyReportListPage.tsx')),
+  dailyReportDetails: lazy(() => import('./features/sleep-report/DailyReportPage.tsx')),
+  monthReport: lazy(() => import('./features/sleep-report/MonthReportPage.tsx')),
 };
 
 // Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.

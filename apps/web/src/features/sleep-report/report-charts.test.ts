@@ -1,0 +1,245 @@
+import type { ReportMinute } from '@vigil/contract/browser';
+import { describe, expect, it } from 'vitest';
+import {
+  hypnogramOption,
+  hypnogramPoints,
+  minutePoints,
+  movementOption,
+  nightCurveOption,
+  spanAreas,
+  STAGE_LEVELS,
+  trendOption,
+} from './report-charts.ts';
+
+const START = Date.UTC(2026, 2, 8, 19, 0) / 1000; // 2026-03-08 19:00 UTC
+const ms = (seconds: number) => (START + seconds) * 1000;
+const minute = (offset: number, over: Partial<ReportMinute> = {}): ReportMinute => ({
+  ts: START + offset * 60,
+  heartRate: 60,
+  breathRate: 14,
+  move: 0,
+  inBed: true,
+  ...over,
+});
+const LABELS = { wake: 'Awake', rem: 'REM', light: 'Light', deep: 'Deep', unknown: 'No signal' };
+
+type Option = Record<string, unknown>;
+const seriesOf = (option: Option) =>
+  option.series as { name?: string; data: unknown[]; markArea?: { data: unknown[] } }[];
+
+describe('the hypnogram', () => {
+  it('draws each run of a stage as a level over its epochs, wake on top and deep at the bottom', () => {
+    const points = hypnogramPoints({ windowStart: START, epochSeconds: 30, hypnogram: [0, 0, 2, 3, 3, 3, 1] });
+    expect(points).toEqual([
+      [ms(0), STAGE_LEVELS.wake],
+      [ms(60), STAGE_LEVELS.wake],
+      [ms(60), STAGE_LEVELS.light],
+      [ms(90), STAGE_LEVELS.light],
+      [ms(90), STAGE_LEVELS.deep],
+      [ms(180), STAGE_LEVELS.deep],
+      [ms(180), STAGE_LEVELS.rem],
+      [ms(210), STAGE_LEVELS.rem],
+    ]);
+    expect(STAGE_LEVELS.wake).toBeGreaterThan(STAGE_LEVELS.rem);
+    expect(STAGE_LEVELS.rem).toBeGreaterThan(STAGE_LEVELS.light);
+    expect(STAGE_LEVELS.light).toBeGreaterThan(STAGE_LEVELS.deep);
+  });
+
+  it('leaves a gap for unknown epochs instead of inventing a stage, once per gap', () => {
+    const points = hypnogramPoints({ windowStart: START, epochSeconds: 30, hypnogram: [255, 2, 2, 255, 255, 7, 3] });
+    expect(points).toEqual([
+      [ms(0), null],
+      [ms(30), STAGE_LEVELS.light],
+      [ms(90), STAGE_LEVELS.light],
+      [ms(90), null],
+      [ms(180), STAGE_LEVELS.deep],
+      [ms(210), STAGE_LEVELS.deep],
+    ]);
+    expect(hypnogramPoints({ windowStart: START, epochSeconds: 30, hypnogram: [] })).toEqual([]);
+  });
+
+  it('spans the analysed window, names the stages on the axis and writes times in the platform zone', () => {
+    const option = hypnogramOption({
+      data: { windowStart: START, epochSeconds: 30, hypnogram: [3, 0] },
+      windowStart: START,
+      windowEnd: START + 12 * 3600,
+      timeZone: 'Asia/Shanghai',
+      labels: LABELS,
+      name: 'Sleep stages',
+    }) as Option;
+    const xAxis = option.xAxis as { min: number; max: number; axisLabel: { formatter: (v: number) => string } };
+    expect(xAxis.min).toBe(ms(0));
+    expect(xAxis.max).toBe(ms(12 * 3600));
+    expect(xAxis.axisLabel.formatter(ms(0))).toBe('03:00');
+    const yAxis = option.yAxis as { min: number; max: number; axisLabel: { formatter: (v: number) => string } };
+    expect([0, 1, 2, 3].map(yAxis.axisLabel.formatter)).toEqual(['Deep', 'Light', 'REM', 'Awake']);
+    expect(seriesOf(option)[0]).toMatchObject({ connectNulls: false });
+    const tooltip = option.tooltip as { formatter: (p: unknown) => string };
+    expect(tooltip.formatter([{ seriesName: 'Sleep stages', value: [ms(0), STAGE_LEVELS.deep] }])).toBe(
+      '03:00<br/>Sleep stages: Deep',
+    );
+    expect(tooltip.formatter([{ seriesName: 'Sleep stages', value: [ms(0), null] }])).toContain('No signal');
+  });
+});
+
+describe('the night’s curves', () => {
+  it('breaks the line at null readings and at minutes without data, never drawing across them', () => {
+    const minutes = [
+      minute(0),
+      minute(1, { heartRate: null }),
+      minute(2, { heartRate: 62 }),
+      minute(5, { heartRate: 64 }),
+    ];
+    expect(minutePoints(minutes, 'heartRate')).toEqual([
+      [ms(0), 60],
+      [ms(60), null],
+      [ms(120), 62],
+      [ms(180), null],
+      [ms(300), 64],
+    ]);
+  });
+
+  it('draws a rate per minute with apnea events and times out of bed shaded, naming the shading once', () => {
+    const props = {
+      windowStart: START,
+      windowEnd: START + 3600,
+      minutes: [minute(0), minute(1, { breathRate: null })],
+      apneaEvents: [{ start: START + 600, end: START + 630 }],
+      leaveBed: [{ start: START + 1200, end: START + 1500 }],
+      timeZone: 'UTC',
+      spans: { apnea: 'Apnea', outOfBed: 'Out of bed' },
+    };
+    const heart = nightCurveOption({
+      ...props,
+      rate: 'heartRate',
+      name: 'Heart rate',
+      unit: 'bpm',
+      colour: '#f00',
+      legend: true,
+    }) as Option;
+    const series = seriesOf(heart);
+    expect(series.map((s) => s.name)).toEqual(['Heart rate', 'Apnea', 'Out of bed']);
+    expect(series[0]?.data).toEqual([
+      [ms(0), 60],
+      [ms(60), 60],
+    ]);
+    expect(series[1]?.markArea?.data).toEqual([[{ xAxis: ms(600) }, { xAxis: ms(630) }]]);
+    expect(series[2]?.markArea?.data).toEqual([[{ xAxis: ms(1200) }, { xAxis: ms(1500) }]]);
+    expect(heart.legend).toMatchObject({
+      data: [
+        { name: 'Apnea', icon: 'rect' },
+        { name: 'Out of bed', icon: 'rect' },
+      ],
+    });
+    const tooltip = heart.tooltip as { formatter: (p: unknown) => string };
+    expect(tooltip.formatter([{ seriesName: 'Heart rate', value: [ms(60), 61.6] }])).toBe(
+      '19:01<br/>Heart rate: 62 bpm',
+    );
+
+    const breath = nightCurveOption({
+      ...props,
+      rate: 'breathRate',
+      name: 'Breathing',
+      unit: '/min',
+      colour: '#00f',
+      legend: false,
+    }) as Option;
+    expect(seriesOf(breath)[0]?.data).toEqual([
+      [ms(0), 14],
+      [ms(60), null],
+    ]);
+    expect(breath.legend).toBeUndefined();
+    expect(
+      (breath.tooltip as { formatter: (p: unknown) => string }).formatter([
+        { seriesName: 'Breathing', value: [ms(60), null] },
+      ]),
+    ).toBe('19:01<br/>Breathing: —');
+  });
+
+  it('draws an event too short to see at least a little wide, around where it happened', () => {
+    expect(
+      spanAreas(
+        [
+          { start: START + 100, end: START + 120 },
+          { start: START + 1000, end: START + 1300 },
+        ],
+        60,
+      ),
+    ).toEqual([
+      [{ xAxis: ms(80) }, { xAxis: ms(140) }],
+      [{ xAxis: ms(1000) }, { xAxis: ms(1300) }],
+    ]);
+  });
+
+  it('draws movement as seconds per minute on a 0–60 axis', () => {
+    const option = movementOption({
+      windowStart: START,
+      windowEnd: START + 3600,
+      minutes: [minute(0, { move: 12 }), minute(1)],
+      name: 'Movement',
+      unit: 's/min',
+    }) as Option;
+    expect(option.yAxis).toMatchObject({ min: 0, max: 60 });
+    expect(seriesOf(option)[0]).toMatchObject({
+      type: 'bar',
+      data: [
+        [ms(0), 12],
+        [ms(60), 0],
+      ],
+    });
+  });
+});
+
+describe('the month’s trends', () => {
+  it('gives one clickable point per night and a gap where a night has no value', () => {
+    const one = trendOption({
+      nights: ['2026-03-01', '2026-03-02', '2026-03-03'],
+      lines: [{ name: 'Score', colour: '#00f', unit: '', values: [81, null, 74] }],
+      valueText: String,
+      min: 0,
+      max: 100,
+    }) as Option;
+    const xAxis = one.xAxis as { data: string[]; axisLabel: { formatter: (v: string) => string } };
+    expect(xAxis.data).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
+    expect(xAxis.axisLabel.formatter('2026-03-02')).toBe('03-02');
+    expect(seriesOf(one)[0]).toMatchObject({ data: [81, null, 74], connectNulls: false, showSymbol: true });
+    expect(one.yAxis).toMatchObject([{ min: 0, max: 100 }]);
+    expect(one.legend).toBeUndefined();
+  });
+
+  it('puts a line of another scale on its own axis, with a legend, and its unit in the tooltip', () => {
+    const two = trendOption({
+      nights: ['2026-03-01'],
+      lines: [
+        { name: 'Heart', colour: '#f00', unit: 'bpm', values: [58] },
+        { name: 'Breathing', colour: '#00f', unit: '/min', rightAxis: true, values: [null] },
+      ],
+      valueText: String,
+    }) as Option;
+    expect(two.legend).toBeDefined();
+    expect(two.yAxis).toMatchObject([
+      { name: 'bpm', scale: true },
+      { name: '/min', scale: true },
+    ]);
+    expect(seriesOf(two).map((s) => (s as { yAxisIndex?: number }).yAxisIndex)).toEqual([0, 1]);
+    const tooltip = two.tooltip as { formatter: (p: unknown) => string };
+    expect(
+      tooltip.formatter([
+        { name: '2026-03-01', seriesIndex: 0, seriesName: 'Heart', value: 58 },
+        { name: '2026-03-01', seriesIndex: 1, seriesName: 'Breathing', value: null },
+      ]),
+    ).toBe('2026-03-01<br/>Heart: 58 bpm<br/>Breathing: —');
+
+    // Chinese writes both rates 次/分: the same word, still two scales.
+    const chinese = trendOption({
+      nights: ['2026-03-01'],
+      lines: [
+        { name: '心率', colour: '#f00', unit: '次/分', values: [58] },
+        { name: '呼吸率', colour: '#00f', unit: '次/分', rightAxis: true, values: [15] },
+      ],
+      valueText: String,
+    }) as Option;
+    expect(chinese.yAxis).toHaveLength(2);
+    expect(seriesOf(chinese).map((s) => (s as { yAxisIndex?: number }).yAxisIndex)).toEqual([0, 1]);
+  });
+});
