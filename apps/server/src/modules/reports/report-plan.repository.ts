@@ -1,7 +1,7 @@
 import { DEFAULT_SLEEP_SETTING } from '@vigil/contract';
-import { and, eq, gte, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
-import { beds, devices, residents, residentSleepSettings, sleepReports } from '../../db/schema.ts';
+import { beds, deviceMinutes, devices, residents, residentSleepSettings, sleepReports } from '../../db/schema.ts';
 import { SLEEP_MONITOR_CODES } from '../monitor/sleep-monitors.ts';
 import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
 
@@ -67,5 +67,26 @@ export class ReportPlanRepository {
       })
       .from(sleepReports)
       .where(gte(sleepReports.night, fromNight));
+  }
+
+  /** Of these residents' windows, the residents with any sleep-monitor minute stored in theirs. */
+  async withMinutes(
+    db: Executor,
+    windows: readonly { residentId: number; start: Date; end: Date }[],
+  ): Promise<Set<number>> {
+    if (!windows.length) return new Set();
+    const values = sql.join(
+      windows.map(
+        (w) => sql`(${w.residentId}::int, ${w.start.toISOString()}::timestamptz, ${w.end.toISOString()}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    const result = await db.execute(
+      sql`select w.resident_id from (values ${values}) as w(resident_id, window_start, window_end)
+          where exists (select 1 from ${deviceMinutes} m where m.resident_id = w.resident_id
+            and m.minute >= w.window_start and m.minute < w.window_end)`,
+    );
+    const { rows } = result as unknown as { rows: { resident_id: number }[] };
+    return new Set(rows.map((r) => Number(r.resident_id)));
   }
 }

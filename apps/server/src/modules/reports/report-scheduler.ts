@@ -7,7 +7,9 @@
  *
  * Due: the latest ended night of every resident in a bed with a sleep monitor; a failed report
  * again after `retryAfterMs`; and, for a resident who already has reports, the nights of the
- * last `catchUpNights` an outage left without one.
+ * last `catchUpNights` an outage left without one. A resident's first report waits for a night
+ * their monitor sent something in: a bed just fitted gets no "no data" report for the night
+ * before, while a resident with reports gets one when their monitor was silent all night.
  */
 import type { Clock } from '../../clock.ts';
 import type { Part } from '../../core/lifecycle.ts';
@@ -106,6 +108,8 @@ export class ReportScheduler implements Part {
       known.set(row.residentId, nights);
     }
     const jobs: Job[] = [];
+    /** Residents' first reports: made once their monitor has sent something in the night. */
+    const firsts: Job[] = [];
     for (const resident of residents) {
       const last = latest.get(resident.residentId);
       if (!last) continue;
@@ -116,12 +120,15 @@ export class ReportScheduler implements Part {
         // Before the resident's first report, only the latest night: a new bed gets no backlog.
         if (back > 0 && (earliest === undefined || night < earliest)) continue;
         if (!this.isDue(nights?.get(night), now)) continue;
-        jobs.push({
-          resident,
-          window: back === 0 ? last : nightWindow(night, resident.sleepTime, resident.wakeTime, this.timeZone),
-        });
+        const window = back === 0 ? last : nightWindow(night, resident.sleepTime, resident.wakeTime, this.timeZone);
+        (earliest === undefined ? firsts : jobs).push({ resident, window });
       }
     }
+    const heard = await this.plan.withMinutes(
+      this.db,
+      firsts.map((j) => ({ residentId: j.resident.residentId, ...j.window })),
+    );
+    jobs.push(...firsts.filter((j) => heard.has(j.resident.residentId)));
     return jobs.sort((a, b) => a.window.end.getTime() - b.window.end.getTime());
   }
 

@@ -32,16 +32,32 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
       const [row] = await app.services.monitor.monitor['query'].byIds(app.database.db, [residentId], clock.now());
       return row?.bedId ?? 0;
     };
-    // Ada slept from 21:30 to 07:00 local; Bert's monitor sent nothing; Dora goes to bed later.
+    // Ada and Fay (the other provider's) slept from 21:30 to 07:00 local; Bert's monitor was on
+    // for half an hour with nobody in bed; Dora goes to bed later and her monitor sent nothing.
+    for (const [name, providerId] of [
+      ['ada', w.aHome.id],
+      ['fay', w.bGroup.id],
+    ] as const) {
+      await storeNight(app, {
+        deviceId: w.devices[name],
+        providerId,
+        bedId: await bedOf(w.ids[name]),
+        residentId: w.ids[name],
+        from: WINDOW_START,
+        minutes: 730,
+        inBedFrom: 150,
+        inBedTo: 720,
+      });
+    }
     await storeNight(app, {
-      deviceId: w.devices.ada,
+      deviceId: w.devices.bert,
       providerId: w.aHome.id,
-      bedId: await bedOf(w.ids.ada),
-      residentId: w.ids.ada,
+      bedId: await bedOf(w.ids.bert),
+      residentId: w.ids.bert,
       from: WINDOW_START,
-      minutes: 730,
-      inBedFrom: 150,
-      inBedTo: 720,
+      minutes: 30,
+      inBedFrom: 1000,
+      inBedTo: 1000,
     });
     await app.database.db.insert(residentSleepSettings).values({
       residentId: w.ids.dora,
@@ -56,26 +72,25 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
   afterAll(() => app?.close());
 
   it('makes each reported resident’s report once their night has ended, once', async () => {
-    // At 07:05 local the latest ended night is the one before: a new bed gets that one only.
-    expect(await scheduler().tick()).toEqual({ due: 4, made: 4, held: 0, failed: 0 });
-    expect((await rowsOf(w.ids.ada)).map((r) => r.night)).toEqual(['2026-03-01']);
+    // At 07:05 local the latest ended night is the one before, when no monitor sent anything: a
+    // bed just fitted gets no "no data" report.
     expect((await scheduler().tick()).due).toBe(0);
     clock.set(new Date(WINDOW_END.getTime() + MINUTE));
     // Ada, Bert (A) and Fay (B) are due; Dora's night ends at 08:10 local; Cleo has no monitor.
     expect(await scheduler().tick()).toEqual({ due: 3, made: 3, held: 0, failed: 0 });
     expect(await scheduler().tick()).toEqual({ due: 0, made: 0, held: 0, failed: 0 });
-    const ada = (await rowsOf(w.ids.ada)).find((r) => r.night === '2026-03-02');
+    const [ada] = await rowsOf(w.ids.ada);
     expect(ada).toMatchObject({
       night: '2026-03-02',
       state: 'ready',
       windowStart: WINDOW_START,
       windowEnd: WINDOW_END,
     });
-    expect((await rowsOf(w.ids.dora)).map((r) => r.night)).toEqual(['2026-03-01']);
     expect((await rowsOf(w.ids.cleo)).length).toBe(0);
+    // Dora's night has ended, but her monitor never sent anything: no first report yet.
     clock.set(new Date('2026-03-02T07:11:00Z'));
-    expect(await scheduler().tick()).toMatchObject({ due: 1, made: 1 });
-    expect((await rowsOf(w.ids.dora)).map((r) => r.night).sort()).toEqual(['2026-03-01', '2026-03-02']);
+    expect((await scheduler().tick()).due).toBe(0);
+    expect((await rowsOf(w.ids.dora)).length).toBe(0);
   });
 
   it('answers a scored night with its figures, and a night without data with no score', async () => {
@@ -103,7 +118,8 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
       { userId: w.ids.bert, date: '2026-03-02' },
       { token: w.aHome.token },
     );
-    expect(bert.data?.figures).toMatchObject({ insufficient: 'noData', score: null, totalSleep: null, coverage: 0 });
+    expect(bert.data?.figures).toMatchObject({ insufficient: 'notInBed', score: null, totalSleep: null, ahi: null });
+    expect(bert.data?.figures?.coverage).toBeCloseTo(30 / 730, 2);
 
     const none = await app.call(
       reportCalls.dailyReport,
@@ -143,17 +159,13 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
     const page = await app.call(reportCalls.dailyReportPageList, { pageSize: 50 }, { token: w.aHome.token });
     expect(page.data?.rows.map((r) => `${r.userName} ${r.night}`)).toEqual([
       'Rep Ada 2026-03-02',
-      'Rep Dora 2026-03-02',
       'Rep Bert 2026-03-02',
-      'Rep Ada 2026-03-01',
-      'Rep Dora 2026-03-01',
-      'Rep Bert 2026-03-01',
     ]);
     const users = await app.call(reportCalls.sleepReportUserList, { pageSize: 50 }, { token: w.aHome.token });
     expect(users.data?.rows.map((r) => [r.userName, r.reports, r.latest?.night])).toEqual([
-      ['Rep Ada', 2, '2026-03-02'],
-      ['Rep Dora', 2, '2026-03-02'],
-      ['Rep Bert', 2, '2026-03-02'],
+      ['Rep Ada', 1, '2026-03-02'],
+      ['Rep Dora', 0, undefined],
+      ['Rep Bert', 1, '2026-03-02'],
     ]);
   });
 
@@ -195,7 +207,7 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
   it('filters the daily list by resident, dates and risk grade', async () => {
     const call = (input: Record<string, unknown>) =>
       app.call(reportCalls.dailyReportPageList, { pageSize: 50, ...input }, { token: w.aHome.token });
-    expect((await call({ userId: w.ids.ada })).data?.rows.map((r) => r.night)).toEqual(['2026-03-02', '2026-03-01']);
+    expect((await call({ userId: w.ids.ada })).data?.rows.map((r) => r.night)).toEqual(['2026-03-02']);
     expect((await call({ startDate: '2026-03-03' })).data?.total).toBe(0);
     const adaGrade = (await call({ userId: w.ids.ada })).data?.rows[0]?.riskGrade;
     expect((await call({ riskGrade: adaGrade })).data?.rows.map((r) => r.userId)).toContain(w.ids.ada);
@@ -211,18 +223,15 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
       { userId: w.ids.ada, month: '2026-03' },
       { token: w.aHome.token },
     );
-    expect(month.data).toMatchObject({ month: '2026-03', scoredNights: 1, insufficientNights: 1 });
-    expect(month.data?.nights.map((n) => [n.night, n.insufficient])).toEqual([
-      ['2026-03-01', 'noData'],
-      ['2026-03-02', null],
-    ]);
-    expect(month.data?.averages.score).toBe(month.data?.nights[1]?.score);
+    expect(month.data).toMatchObject({ month: '2026-03', scoredNights: 1, insufficientNights: 0 });
+    expect(month.data?.nights.map((n) => [n.night, n.insufficient])).toEqual([['2026-03-02', null]]);
+    expect(month.data?.averages.score).toBe(month.data?.nights[0]?.score);
     const bertMonth = await app.call(
       reportCalls.monthReport,
       { userId: w.ids.bert, month: '2026-03' },
       { token: w.aHome.token },
     );
-    expect(bertMonth.data).toMatchObject({ scoredNights: 0, insufficientNights: 2, averages: { score: null } });
+    expect(bertMonth.data).toMatchObject({ scoredNights: 0, insufficientNights: 1, averages: { score: null } });
     const times = await app.call(reportCalls.monthReportTimes, { userId: w.ids.ada }, { token: w.aHome.token });
     expect(times.data).toEqual(['2026-03']);
     const badMonth = await app.call(
@@ -233,8 +242,8 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
     expect(badMonth.msgKey).toBe('report.monthFormat');
     const period = await app.call(reportCalls.timePeriod, { userId: w.ids.dora }, { token: w.aHome.token });
     expect(period.data).toEqual({
-      firstNight: '2026-03-01',
-      lastNight: '2026-03-02',
+      firstNight: null,
+      lastNight: null,
       sleepTime: '23:00',
       wakeTime: '08:00',
       timeZone: ZONE,
@@ -246,16 +255,16 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
   it('makes a night again on demand from what was stored since, and refuses a night not yet over', async () => {
     const bedId = (await rowsOf(w.ids.bert))[0]?.bedId ?? 0;
     expect(bedId).toBeGreaterThan(0);
-    // Bert's monitor's minutes arrive late (a gateway back online).
+    // The rest of Bert's night arrives late (a gateway back online): he was in bed after all.
     await storeNight(app, {
       deviceId: w.devices.bert,
       providerId: w.aHome.id,
       bedId,
       residentId: w.ids.bert,
-      from: WINDOW_START,
-      minutes: 730,
-      inBedFrom: 120,
-      inBedTo: 700,
+      from: new Date(WINDOW_START.getTime() + 30 * MINUTE),
+      minutes: 700,
+      inBedFrom: 90,
+      inBedTo: 670,
     });
     const res = await app.call(
       reportCalls.recomputeDailyReport,
@@ -273,17 +282,21 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
     expect(early.msgKey).toBe('report.notEnded');
   });
 
-  it('catches up the nights an outage left without a report, but gives a new bed no backlog', async () => {
-    // Three days later: Ada, Bert and Fay have reports, so their missed nights are made too.
+  it('catches up the nights an outage left without a report, each saying no data was sent', async () => {
+    // Three days later, the monitors silent since: Ada, Bert and Fay had reports, so each of
+    // their nights of 3, 4 and 5 March gets one; Dora still has none.
     clock.set(new Date('2026-03-05T06:11:00Z'));
-    await app.database.db.delete(sleepReports).where(eq(sleepReports.residentId, w.ids.dora));
-    const result = await scheduler().tick();
-    // Ada, Bert, Fay: 3, 4 and 5 March each; Dora (reports removed, so new): only her latest ended
-    // night (4 March: hers ends at 08:10 local).
-    expect(result).toMatchObject({ due: 10, made: 10, failed: 0 });
+    w.aHome.token = await app.login(w.aHome.userName, w.aHome.password);
+    expect(await scheduler().tick()).toMatchObject({ due: 9, made: 9, failed: 0 });
     const nights = (await rowsOf(w.ids.ada)).map((r) => r.night).sort();
-    expect(nights).toEqual(['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05']);
-    expect((await rowsOf(w.ids.dora)).map((r) => r.night)).toEqual(['2026-03-04']);
+    expect(nights).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05']);
+    expect((await rowsOf(w.ids.dora)).length).toBe(0);
+    const silent = await app.call(
+      reportCalls.dailyReport,
+      { userId: w.ids.ada, date: '2026-03-04' },
+      { token: w.aHome.token },
+    );
+    expect(silent.data?.figures).toMatchObject({ insufficient: 'noData', coverage: 0, score: null, riskGrade: null });
   });
 
   it('stores a failed report, retries it later, and gives each report one producer across instances', async () => {
@@ -292,8 +305,7 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
       analyse: () => Promise.reject(new Error('worker lost')),
     });
     const broken = new ReportScheduler(app.database.db, clock, ZONE, failing, { retryAfterMs: 15 * MINUTE });
-    // Ada, Bert and Fay's night of 6 March; Dora's of 5 March (hers ends at 08:10 local).
-    expect(await broken.tick()).toMatchObject({ due: 4, failed: 4 });
+    expect(await broken.tick()).toMatchObject({ due: 3, failed: 3 });
     const [failed] = (await rowsOf(w.ids.ada)).filter((r) => r.night === '2026-03-06');
     expect(failed).toMatchObject({ state: 'failed', error: 'worker lost' });
     expect((await scheduler().tick()).due).toBe(0);
@@ -301,7 +313,7 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
     // Two instances look at once: each report is made by one of them.
     const other = new ReportScheduler(app.database.db, clock, ZONE, app.services.reports.producer);
     const [a, b] = await Promise.all([scheduler().tick(), other.tick()]);
-    expect(a.made + b.made).toBe(4);
+    expect(a.made + b.made).toBe(3);
     expect(a.failed + b.failed).toBe(0);
     const ready = await app.database.db
       .select()
