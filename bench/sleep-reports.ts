@@ -2,27 +2,27 @@
  * Daily sleep reports at care-home scale (issue 11: 1,000 beds' daily reports in ≤ 60 s on one
  * core, off the main thread). Stores BENCH_RESIDENTS nights of 9 hours the way ingest stores
  * them (`device_minute` with beat intervals, `device_second`), then makes every resident's
- * report as the scheduler will: read the night (NightRepository) → lay it on the grid
- * (assembleNight) → analyse it in one worker thread (AnalysisPool) → store it
- * (SleepReportRepository). Beside it, in the same run, the peer: the same reads alone (the
+ * report as the scheduler does, through ReportProducer: claim → read the night → lay it on the
+ * grid → analyse it in one worker thread → store the analysis and the minute curves. Beside it, in the same run, the peer: the same reads alone (the
  * least any report must cost), and the main thread's event-loop use while reports run.
  *
  * Run: npx tsx bench/sleep-reports.ts            (PGlite)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/sleep-reports.ts
- * Options: BENCH_RESIDENTS=1000, BENCH_IN_FLIGHT=4 (reports read ahead of the worker).
+ * Options: BENCH_RESIDENTS=1000, BENCH_IN_FLIGHT=2 (reports under way at once, as the scheduler).
  */
 import { performance } from 'node:perf_hooks';
-import { deviceMinutes, deviceSeconds } from '../apps/server/src/db/schema.ts';
+import { deviceMinutes, deviceSeconds, sleepReports } from '../apps/server/src/db/schema.ts';
 import { emptySeconds, writeSecond } from '../apps/server/src/modules/devices/ingest/seconds-of-minute.ts';
 import { AnalysisPool } from '../apps/server/src/modules/reports/analysis-pool.ts';
-import { assembleNight } from '../apps/server/src/modules/reports/night-assembly.ts';
 import { nightWindow } from '../apps/server/src/modules/reports/night-window.ts';
 import { NightRepository } from '../apps/server/src/modules/reports/night.repository.ts';
-import { SleepReportRepository } from '../apps/server/src/modules/reports/sleep-report.repository.ts';
+import { ReportProducer } from '../apps/server/src/modules/reports/report-producer.ts';
+import { storedReportOf } from '../apps/server/src/modules/reports/stored-report.ts';
+import { yieldToEventLoop } from '../apps/server/src/core/yield.ts';
 import { createTestApp } from '../apps/server/src/test/harness.ts';
 
 const RESIDENTS = Number(process.env.BENCH_RESIDENTS ?? '1000');
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? '4');
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? '2');
 const TARGET = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const window = nightWindow('2026-03-02', '22:00', '06:00', 'UTC'); // 20:00 → 06:10, 610 minutes
 const MINUTES = Math.round((window.end.getTime() - window.start.getTime()) / 60_000);
@@ -93,7 +93,6 @@ console.log(
 );
 
 const nights = new NightRepository();
-const reports = new SleepReportRepository();
 
 // Peer: the reads alone.
 started = performance.now();
@@ -101,38 +100,22 @@ for (let resident = 1; resident <= RESIDENTS; resident++)
   await nights.minutesOf(db, resident, window.start, window.end);
 const readSeconds = (performance.now() - started) / 1000;
 
-// The reports: read ahead of one worker, analyse off the main thread, store.
+// The reports, made as the scheduler makes them: ReportProducer (claim, read, analyse in one
+// worker thread, store the analysis and the minute curves), IN_FLIGHT at a time, the event loop
+// let go between two (report-scheduler.ts).
 const pool = new AnalysisPool({ size: 1 });
+const clock = { now: () => new Date(window.end.getTime() + 60_000) };
+const producer = new ReportProducer(db, clock, pool);
 const loopBefore = performance.eventLoopUtilization();
 started = performance.now();
 const perReport: number[] = [];
 let next = 1;
-let insufficient = 0;
 const one = async (resident: number) => {
   const t0 = performance.now();
-  const now = new Date(window.end.getTime() + 60_000);
-  const id = await reports.claim(db, {
-    providerId: 1,
-    residentId: resident,
-    bedId: resident,
-    window,
-    now,
-    staleBefore: new Date(now.getTime() - 600_000),
-  });
-  if (id === null) throw new Error(`resident ${resident}: report already claimed`);
-  const night = assembleNight(
-    Math.floor(window.start.getTime() / 1000),
-    Math.floor(window.end.getTime() / 1000),
-    await nights.minutesOf(db, resident, window.start, window.end),
-  );
-  const { report } = await pool.analyse(night);
-  if (report.insufficient) insufficient++;
-  await reports.complete(db, id, now, {
-    report: report as unknown as Record<string, unknown>,
-    analysisVersion: 1,
-    now,
-  });
+  const outcome = await producer.produce({ providerId: 1, residentId: resident, bedId: resident }, window);
+  if (outcome !== 'made') throw new Error(`resident ${resident}: ${outcome}`);
   perReport.push(performance.now() - t0);
+  await yieldToEventLoop();
 };
 await Promise.all(
   Array.from({ length: IN_FLIGHT }, async () => {
@@ -141,6 +124,8 @@ await Promise.all(
 );
 const totalSeconds = (performance.now() - started) / 1000;
 const loop = performance.eventLoopUtilization(loopBefore);
+const stored = await db.select({ report: sleepReports.report }).from(sleepReports);
+const insufficient = stored.filter((r) => storedReportOf(r.report)?.report.insufficient).length;
 await pool.stop();
 await app.close();
 
