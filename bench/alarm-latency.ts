@@ -26,7 +26,7 @@
  *    PASS/MISS for "p99 during ≤ 1.2 × baseline p99" and "BENCH_REPORTS reports ≤ 60 s" (first
  *    claim → last report). With BENCH_PROFILE: a main-thread CPU profile of each part.
  *
- * Run: npm run bench:alarms          (about 20 min: 6 for 1.–4., the seeding of 5. takes 5 or more)
+ * Run: npm run bench:alarms          (about 13 min on a quiet machine: 6 for 1.–4., 7 for 5.)
  * Profile: BENCH_PROFILE=<dir> npm run bench:alarms (a CPU profile of the Vigil server over the
  *   measured alarms of 2., and where its time went; in 5., one of the baseline and one of the reports)
  * Quick: BENCH_DEVICES=500 BENCH_ALARMS=100 BENCH_REPORTS=100 npm run bench:alarms

@@ -97,9 +97,21 @@ export class ReportScheduler implements Part {
   async due(now: Date): Promise<Job[]> {
     const residents = await this.plan.reportedResidents(this.db);
     if (!residents.length) return [];
-    const latest = new Map(
-      residents.map((r) => [r.residentId, latestEndedNight(now, r.sleepTime, r.wakeTime, this.timeZone)]),
-    );
+    // Residents share a handful of schedules: each window is worked out once per look.
+    const windows = new Map<string, NightWindow>();
+    const windowOf = (night: string | null, sleepTime: string, wakeTime: string): NightWindow => {
+      const key = `${night}|${sleepTime}|${wakeTime}`;
+      let window = windows.get(key);
+      if (!window) {
+        window =
+          night === null
+            ? latestEndedNight(now, sleepTime, wakeTime, this.timeZone)
+            : nightWindow(night, sleepTime, wakeTime, this.timeZone);
+        windows.set(key, window);
+      }
+      return window;
+    };
+    const latest = new Map(residents.map((r) => [r.residentId, windowOf(null, r.sleepTime, r.wakeTime)]));
     const newest = [...latest.values()].reduce((a, b) => (a.night > b.night ? a : b)).night;
     const known = new Map<number, Map<string, KnownNight>>();
     for (const row of await this.plan.nightsSince(this.db, dateBefore(newest, this.catchUpNights + 1))) {
@@ -120,7 +132,7 @@ export class ReportScheduler implements Part {
         // Before the resident's first report, only the latest night: a new bed gets no backlog.
         if (back > 0 && (earliest === undefined || night < earliest)) continue;
         if (!this.isDue(nights?.get(night), now)) continue;
-        const window = back === 0 ? last : nightWindow(night, resident.sleepTime, resident.wakeTime, this.timeZone);
+        const window = back === 0 ? last : windowOf(night, resident.sleepTime, resident.wakeTime);
         (earliest === undefined ? firsts : jobs).push({ resident, window });
       }
     }
