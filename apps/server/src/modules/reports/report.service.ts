@@ -16,12 +16,13 @@ import { fail } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
-import { providers, residentSleepSettings } from '../../db/schema.ts';
+import { providers } from '../../db/schema.ts';
 import { floorAreaOf } from '../monitor/live-resident.ts';
 import { MonitorQueryRepository } from '../monitor/monitor-query.repository.ts';
 import { ageOn } from '../residents/resident.policy.ts';
 import { visible } from '../residents/visible.ts';
 import { effectiveSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
+import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
 import { monthReportOf } from './month-summary.ts';
 import { latestEndedNight, localDate, nightWindow } from './night-window.ts';
 import type { AnalysisPool } from './analysis-pool.ts';
@@ -70,6 +71,7 @@ const lastDayOf = (month: string): string => {
 export class ReportService {
   private readonly residents = new MonitorQueryRepository();
   private readonly reports = new SleepReportRepository();
+  private readonly sleepSettings = new SleepSettingRepository();
 
   constructor(private readonly deps: ReportServiceDeps) {}
 
@@ -211,14 +213,13 @@ export class ReportService {
 
   /** Makes a night's report again from what is stored, and answers it (null: another instance is making it). */
   async recompute(caller: Caller, residentId: number, night: string): Promise<DailyReport | null> {
-    const { db, clock, timeZone, producer } = this.deps;
+    const { clock, timeZone, producer } = this.deps;
     const resident = await this.resident(caller, residentId);
-    const [row] = await this.residents.byIds(db, [residentId], clock.now());
     const { sleepTime, wakeTime } = await this.sleepTimesOf(residentId);
     const window = nightWindow(night, sleepTime, wakeTime, timeZone);
     if (window.end.getTime() > clock.now().getTime()) throw fail('report.notEnded');
     const outcome = await producer.produce(
-      { residentId, providerId: row?.providerId ?? resident.providerId, bedId: row?.bedId ?? null },
+      { residentId, providerId: resident.providerId, bedId: resident.bedId },
       window,
       true,
     );
@@ -228,13 +229,17 @@ export class ReportService {
   }
 
   /** The resident as a report's header shows them; not_found unless the caller sees them. */
-  async resident(caller: Caller, residentId: number): Promise<{ providerId: number; header: ReportResident }> {
+  async resident(
+    caller: Caller,
+    residentId: number,
+  ): Promise<{ providerId: number; bedId: number | null; header: ReportResident }> {
     const { db, clock, timeZone } = this.deps;
     const [row] = await this.residents.byIds(db, [residentId], clock.now());
     const r = visible(caller, row);
     const [provider] = await db.select({ name: providers.name }).from(providers).where(eq(providers.id, r.providerId));
     return {
       providerId: r.providerId,
+      bedId: r.bedId,
       header: {
         userId: r.residentId,
         userName: r.name,
@@ -254,11 +259,10 @@ export class ReportService {
   }
 
   private async sleepTimesOf(residentId: number): Promise<{ sleepTime: string; wakeTime: string }> {
-    const [row] = await this.deps.db
-      .select()
-      .from(residentSleepSettings)
-      .where(eq(residentSleepSettings.residentId, residentId));
-    const { sleepTime, wakeTime } = effectiveSleepSetting(residentId, row);
+    const { sleepTime, wakeTime } = effectiveSleepSetting(
+      residentId,
+      await this.sleepSettings.findOne(this.deps.db, residentId),
+    );
     return { sleepTime, wakeTime };
   }
 
