@@ -130,7 +130,13 @@ export const buildServices = (deps: AppDeps) => {
     timeZone: config.timeZone,
     redisUrl: config.redisUrl,
   });
-  const reports = buildReportsModule({ db, clock, timeZone: config.timeZone, reports: config.reports });
+  const reports = buildReportsModule({
+    db,
+    database: deps.database.kind,
+    clock,
+    timeZone: config.timeZone,
+    reports: config.reports,
+  });
   return {
     /**
      * Every module, in the order their background parts start (stopped in reverse): the devices

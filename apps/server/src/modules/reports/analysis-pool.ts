@@ -6,6 +6,7 @@
 import type { NightSignals } from '@vigil/sleep';
 import { Worker } from 'node:worker_threads';
 import type { NightAnalysis, WorkerAnswer, WorkerRequest } from './analysis-worker.ts';
+import type { PackedNight } from './packed-night.ts';
 import type { DailyPdfInput } from './pdf/render-daily.ts';
 import type { MonthPdfInput } from './pdf/render-monthly.ts';
 
@@ -56,6 +57,14 @@ export class AnalysisPool {
   /** The night's report and minute curves; the night's arrays belong to the pool from now on. */
   analyse(night: NightSignals): Promise<NightAnalysis> {
     return this.run<NightAnalysis>({ kind: 'analyse', night }, transferList(night));
+  }
+
+  /**
+   * The report and minute curves of a stored night `[start, end)` (Unix seconds), read as the
+   * database packed it: unpacking and laying it on the grid happen in the worker too.
+   */
+  analyseStored(start: number, end: number, night: PackedNight): Promise<NightAnalysis> {
+    return this.run<NightAnalysis>({ kind: 'analyseStored', start, end, night });
   }
 
   /** A daily report as PDF, drawn in a worker thread. */

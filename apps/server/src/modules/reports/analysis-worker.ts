@@ -4,11 +4,14 @@
  */
 import { analyseNight, minuteCurves, type MinuteCurves, type NightSignals, type SleepReport } from '@vigil/sleep';
 import { parentPort } from 'node:worker_threads';
+import { assembleNight } from './night-assembly.ts';
+import { unpackNight, type PackedNight } from './packed-night.ts';
 import { renderDailyReportPdf, type DailyPdfInput } from './pdf/render-daily.ts';
 import { renderMonthReportPdf, type MonthPdfInput } from './pdf/render-monthly.ts';
 
 export type WorkerRequest =
   | { id: number; kind: 'analyse'; night: NightSignals }
+  | { id: number; kind: 'analyseStored'; start: number; end: number; night: PackedNight }
   | { id: number; kind: 'dailyPdf'; input: DailyPdfInput }
   | { id: number; kind: 'monthPdf'; input: MonthPdfInput };
 
@@ -19,11 +22,16 @@ export interface NightAnalysis {
 
 export type WorkerAnswer = { id: number; result: NightAnalysis | Uint8Array } | { id: number; error: string };
 
+const analysed = (night: NightSignals): NightAnalysis =>
+  // The curves first: the analysis may reuse the night's arrays.
+  ({ curves: minuteCurves(night), report: analyseNight(night) });
+
 const run = async (request: WorkerRequest): Promise<NightAnalysis | Uint8Array> => {
   switch (request.kind) {
     case 'analyse':
-      // The curves first: the analysis may reuse the night's arrays.
-      return { curves: minuteCurves(request.night), report: analyseNight(request.night) };
+      return analysed(request.night);
+    case 'analyseStored':
+      return analysed(assembleNight(request.start, request.end, unpackNight(request.night)));
     case 'dailyPdf':
       return renderDailyReportPdf(request.input);
     case 'monthPdf':

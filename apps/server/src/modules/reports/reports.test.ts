@@ -302,7 +302,7 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
   it('stores a failed report, retries it later, and gives each report one producer across instances', async () => {
     clock.set(new Date('2026-03-06T06:11:00Z'));
     const failing = new ReportProducer(app.database.db, clock, {
-      analyse: () => Promise.reject(new Error('worker lost')),
+      analyseStored: () => Promise.reject(new Error('worker lost')),
     });
     const broken = new ReportScheduler(app.database.db, clock, ZONE, failing, { retryAfterMs: 15 * MINUTE });
     expect(await broken.tick()).toMatchObject({ due: 3, failed: 3 });
