@@ -375,7 +375,7 @@ const vigilRun = async (floorP99: number) => {
     String(xs.length),
     ms(quantile(xs, 0.5)),
     ms(quantile(xs, 0.99)),
-    ms(Math.max(...xs)),
+    ms(xs.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY)),
   ];
   out(
     table(
@@ -656,7 +656,7 @@ const reportsRun = async () => {
     ms(quantile(xs, 0.5)),
     ms(quantile(xs, 0.9)),
     ms(quantile(xs, 0.99)),
-    ms(Math.max(...xs)),
+    ms(xs.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY)),
     fmt.pct(over100(xs)),
   ];
   out(

@@ -14,12 +14,8 @@ export interface ReportedResident {
   wakeTime: string;
 }
 
-export interface KnownNight {
-  residentId: number;
-  night: string;
-  state: string;
-  claimedAt: Date;
-}
+/** A report row the scheduler knows of: ready, or failed / computing since `claimedAt`. */
+export type KnownNight = { state: 'ready' } | { state: 'failed' | 'computing'; claimedAt: Date };
 
 /** What the report scheduler reads to decide which reports are due. */
 export class ReportPlanRepository {
@@ -56,17 +52,36 @@ export class ReportPlanRepository {
     });
   }
 
-  /** Every report row of a night on or after `fromNight`, whatever its state. */
-  async nightsSince(db: Executor, fromNight: string): Promise<KnownNight[]> {
-    return db
+  /**
+   * Every report row of a night on or after `fromNight`, whatever its state, by resident and
+   * night. Read as one short string per resident, not a row per report: the scheduler asks every
+   * look, and on PGlite each returned row and value is decoded on the server's thread.
+   */
+  async nightsSince(db: Executor, fromNight: string): Promise<Map<number, Map<string, KnownNight>>> {
+    const r = sleepReports;
+    const rows = await db
       .select({
-        residentId: sleepReports.residentId,
-        night: sleepReports.night,
-        state: sleepReports.state,
-        claimedAt: sleepReports.claimedAt,
+        residentId: r.residentId,
+        nights: sql<string>`string_agg(${r.night}::text || case when ${r.state} = 'ready' then '' else ' ' || ${r.state} || ' ' || floor(extract(epoch from ${r.claimedAt}) * 1000)::bigint end, ',')`,
       })
-      .from(sleepReports)
-      .where(gte(sleepReports.night, fromNight));
+      .from(r)
+      .where(gte(r.night, fromNight))
+      .groupBy(r.residentId);
+    const known = new Map<number, Map<string, KnownNight>>();
+    for (const row of rows) {
+      const nights = new Map<string, KnownNight>();
+      for (const entry of row.nights.split(',')) {
+        const [night = '', state, claimedAt] = entry.split(' ');
+        nights.set(
+          night,
+          state === 'failed' || state === 'computing'
+            ? { state, claimedAt: new Date(Number(claimedAt)) }
+            : { state: 'ready' },
+        );
+      }
+      known.set(row.residentId, nights);
+    }
+    return known;
   }
 
   /** Of these residents' windows, the residents with any sleep-monitor minute stored in theirs. */

@@ -34,7 +34,7 @@ export class ReportProducer {
     private readonly clock: Clock,
     private readonly pool: Pick<AnalysisPool, 'analyseStored'>,
     /** Every query of every report goes through it (on PGlite they share the server's thread). */
-    private readonly pacer = new BackgroundPacer(0),
+    private readonly pacer = new BackgroundPacer({ restRatio: 0 }),
   ) {}
 
   async produce(target: ReportTarget, window: NightWindow, force = false): Promise<ProduceOutcome> {

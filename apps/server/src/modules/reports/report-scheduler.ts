@@ -113,12 +113,7 @@ export class ReportScheduler implements Part {
     };
     const latest = new Map(residents.map((r) => [r.residentId, windowOf(null, r.sleepTime, r.wakeTime)]));
     const newest = [...latest.values()].reduce((a, b) => (a.night > b.night ? a : b)).night;
-    const known = new Map<number, Map<string, KnownNight>>();
-    for (const row of await this.plan.nightsSince(this.db, dateBefore(newest, this.catchUpNights + 1))) {
-      const nights = known.get(row.residentId) ?? new Map<string, KnownNight>();
-      nights.set(row.night, row);
-      known.set(row.residentId, nights);
-    }
+    const known = await this.plan.nightsSince(this.db, dateBefore(newest, this.catchUpNights + 1));
     const jobs: Job[] = [];
     /** Residents' first reports: made once their monitor has sent something in the night. */
     const firsts: Job[] = [];
@@ -146,10 +141,9 @@ export class ReportScheduler implements Part {
 
   private isDue(row: KnownNight | undefined, now: Date): boolean {
     if (!row) return true;
+    if (row.state === 'ready') return false;
     const age = now.getTime() - row.claimedAt.getTime();
-    if (row.state === 'failed') return age >= this.retryAfterMs;
-    if (row.state === 'computing') return age >= STALE_CLAIM_MS;
-    return false;
+    return age >= (row.state === 'failed' ? this.retryAfterMs : STALE_CLAIM_MS);
   }
 
   private async run(): Promise<TickResult> {

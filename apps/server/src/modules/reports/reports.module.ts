@@ -18,15 +18,15 @@ export interface ReportsDeps {
 }
 
 /**
- * On PGlite the reports' queries run on the server's thread: they may take a quarter of it at
- * most (1,000 reports then take about a minute on an idle server, longer on a busy one; the
- * spec allows 15). On PostgreSQL they run in the database server.
+ * On PGlite the reports' queries run on the server's thread. On an idle server they take all of
+ * it; when devices, alarms or calls want it too, at most a quarter, and they wait while it is
+ * more than three quarters busy (up to 2 s a query). The spec allows 15 minutes after the wake
+ * time. On PostgreSQL they run in the database server.
  */
-const PGLITE_REST_RATIO = 3;
-
-/** The pacer of the reports' queries on this kind of database. */
 export const reportPacer = (database: 'pglite' | 'postgres'): BackgroundPacer =>
-  new BackgroundPacer(database === 'pglite' ? PGLITE_REST_RATIO : 0);
+  new BackgroundPacer(
+    database === 'pglite' ? { restRatio: 3, idleShare: 0.2, busyShare: 0.75, maxHoldMs: 2_000 } : { restRatio: 0 },
+  );
 
 /**
  * Sleep reports: the worker threads that analyse nights and render PDFs, the scheduler that
