@@ -45,7 +45,15 @@ export const buildReportsModule = (
   const scheduler = new ReportScheduler(deps.db, deps.clock, deps.timeZone, producer, {
     everyMs: deps.reports.everyMs,
   });
-  const reports = new ReportService({ db: deps.db, clock: deps.clock, timeZone: deps.timeZone, producer, pdf: pool });
+  // A recompute someone waits for does not queue behind the scheduler's paced queries.
+  const onDemand = new ReportProducer(deps.db, deps.clock, pool);
+  const reports = new ReportService({
+    db: deps.db,
+    clock: deps.clock,
+    timeZone: deps.timeZone,
+    producer: onDemand,
+    pdf: pool,
+  });
   const poolPart: Part = { name: 'report-workers', start: () => undefined, stop: () => pool.stop() };
   return {
     services: { reports, scheduler, producer, pool },
