@@ -927,3 +927,44 @@ export const sleepReports = pgTable(
     index('sleep_report_provider_night').on(t.providerId, t.night),
   ],
 );
+
+/**
+ * A firmware package (issue 12, decision 0029): one zip for one device type and version, with
+ * the digests taken as it was uploaded. State: unpublished → grey (to its whitelist) → full →
+ * offline. Platform-wide: packages are released by the platform's administrators.
+ */
+export const firmwarePackages = pgTable(
+  'firmware_package',
+  {
+    id: serial('id').primaryKey(),
+    deviceType: integer('device_type').notNull(),
+    version: text('version').notNull(),
+    fileName: text('file_name').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    /** Lower-case hex. */
+    md5: text('md5').notNull(),
+    /** Lower-case hex; sent to devices with the download address. */
+    sha256: text('sha256').notNull(),
+    remark: text('remark'),
+    /** unpublished | grey | full | offline */
+    state: text('state').notNull().default('unpublished'),
+    uploadedBy: integer('uploaded_by'),
+    uploadedAt: ts('uploaded_at').notNull(),
+    releasedAt: ts('released_at'),
+    offlineAt: ts('offline_at'),
+  },
+  (t) => [index('firmware_package_type').on(t.deviceType, t.state)],
+);
+
+/** A package's bytes in order, 1 MB a row (decision 0029); deleted with the package. */
+export const firmwarePackageChunks = pgTable(
+  'firmware_package_chunk',
+  {
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => firmwarePackages.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ name: 'firmware_package_chunk_pk', columns: [t.packageId, t.seq] })],
+);

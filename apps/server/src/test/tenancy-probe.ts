@@ -550,7 +550,9 @@ export const planCall = (name: string, call: CallDef, refs: ProbeRefs): CallPlan
 /**
  * Tables no tenant column links. `device_live_state` and `alarm_spell` are keyed by the device ID
  * a device connects with (the registry's, shared by every provider the device passes through);
- * only the ingest and the alarm engine write them and no call reads them.
+ * only the ingest and the alarm engine write them and no call reads them. `firmware_package_chunk`
+ * holds the bytes of platform-wide firmware packages (decision 0029); devices fetch them by a
+ * download address bound to the device, not through a tenant's calls.
  */
 export const TENANT_FREE_TABLES = new Set([
   'setting',
@@ -558,6 +560,7 @@ export const TENANT_FREE_TABLES = new Set([
   'login_failure',
   'device_live_state',
   'alarm_spell',
+  'firmware_package_chunk',
 ]);
 
 const PROVIDER_COLUMN = /(^|_)provider_id$/;
