@@ -18,7 +18,7 @@ import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
 import { providers } from '../../db/schema.ts';
 import { floorAreaOf } from '../monitor/live-resident.ts';
-import { MonitorQueryRepository } from '../monitor/monitor-query.repository.ts';
+import { MonitorQueryRepository, type LiveResidentRow } from '../monitor/monitor-query.repository.ts';
 import { ageOn } from '../residents/resident.policy.ts';
 import { visible } from '../residents/visible.ts';
 import { effectiveSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
@@ -28,7 +28,7 @@ import { latestEndedNight, localDate, nightWindow } from './night-window.ts';
 import type { AnalysisPool } from './analysis-pool.ts';
 import type { ReportProducer } from './report-producer.ts';
 import { SleepReportRepository, type SleepReportRow } from './sleep-report.repository.ts';
-import { dataOf, figuresOf, storedReportOf, summaryOf } from './stored-report.ts';
+import { dataOf, figuresOf, readyReportOf, summaryOf } from './stored-report.ts';
 
 type UserListInput = CallParsed<Calls['sleepReportUserList']>;
 type PageListInput = CallParsed<Calls['dailyReportPageList']>;
@@ -54,6 +54,20 @@ const fileName = (name: string, suffix: string) =>
       .join('')
       .trim() || 'report'
   }-${suffix}.pdf`;
+
+/** The row's state as the wire names it (the column holds only REPORT_STATES). */
+const stateOf = (row: SleepReportRow): DailyReport['state'] => row.state as DailyReport['state'];
+
+/** Who a report is about, as its header and the report lists show them. */
+const headerOf = (r: LiveResidentRow, today: string): Omit<ReportResident, 'providerName'> => ({
+  userId: r.residentId,
+  userName: r.name,
+  gender: String(r.gender),
+  age: r.birthDate ? ageOn(r.birthDate, today) : null,
+  bunk: r.bedName,
+  room: r.roomName,
+  floorArea: floorAreaOf(r),
+});
 
 const DAY_MS = 86_400_000;
 const nextDate = (date: string): string =>
@@ -93,13 +107,7 @@ export class ReportService {
     const rows: ReportUser[] = page.rows.map((r) => {
       const report = latest.get(r.residentId);
       return {
-        userId: r.residentId,
-        userName: r.name,
-        gender: String(r.gender),
-        age: r.birthDate ? ageOn(r.birthDate, today) : null,
-        bunk: r.bedName,
-        room: r.roomName,
-        floorArea: floorAreaOf(r),
+        ...headerOf(r, today),
         deviceId: r.deviceId,
         latest: report ? this.summary(report) : null,
         reports: counts.get(r.residentId) ?? 0,
@@ -142,7 +150,7 @@ export class ReportService {
   async data(caller: Caller, residentId: number, night: string): Promise<DailyReportData | null> {
     await this.resident(caller, residentId);
     const row = await this.row(caller, residentId, night);
-    const stored = row?.state === 'ready' ? storedReportOf(row.report) : null;
+    const stored = row ? readyReportOf(row) : null;
     return stored ? dataOf(night, stored) : null;
   }
 
@@ -183,8 +191,8 @@ export class ReportService {
       month,
       rows.map((r) => ({
         night: r.night,
-        state: r.state as DailyReport['state'],
-        report: r.state === 'ready' ? (storedReportOf(r.report)?.report ?? null) : null,
+        state: stateOf(r),
+        report: readyReportOf(r)?.report ?? null,
       })),
     );
   }
@@ -193,7 +201,7 @@ export class ReportService {
   async dailyPdf(caller: Caller, residentId: number, night: string, lang: Language): Promise<BinaryBody> {
     const resident = await this.resident(caller, residentId);
     const row = await this.row(caller, residentId, night);
-    const stored = row?.state === 'ready' ? storedReportOf(row.report) : null;
+    const stored = row ? readyReportOf(row) : null;
     if (!row || !stored) throw fail('report.notFound');
     const bytes = await this.deps.pdf.dailyPdf({
       report: this.dailyOf(resident, row),
@@ -240,16 +248,7 @@ export class ReportService {
     return {
       providerId: r.providerId,
       bedId: r.bedId,
-      header: {
-        userId: r.residentId,
-        userName: r.name,
-        gender: String(r.gender),
-        age: r.birthDate ? ageOn(r.birthDate, localDate(clock.now(), timeZone)) : null,
-        bunk: r.bedName,
-        room: r.roomName,
-        floorArea: floorAreaOf(r),
-        providerName: provider?.name ?? null,
-      },
+      header: { ...headerOf(r, localDate(clock.now(), timeZone)), providerName: provider?.name ?? null },
     };
   }
 
@@ -267,16 +266,15 @@ export class ReportService {
   }
 
   private summary(row: SleepReportRow) {
-    const report = row.state === 'ready' ? (storedReportOf(row.report)?.report ?? null) : null;
-    return summaryOf(row.night, row.state as DailyReport['state'], report);
+    return summaryOf(row.night, stateOf(row), readyReportOf(row)?.report ?? null);
   }
 
   private dailyOf(resident: { header: ReportResident }, row: SleepReportRow): DailyReport {
-    const stored = row.state === 'ready' ? storedReportOf(row.report) : null;
+    const stored = readyReportOf(row);
     return {
       resident: resident.header,
       night: row.night,
-      state: row.state as DailyReport['state'],
+      state: stateOf(row),
       computeTime: row.computedAt ? row.computedAt.toISOString() : null,
       figures: stored ? figuresOf(stored.report) : null,
     };

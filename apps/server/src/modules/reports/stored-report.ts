@@ -24,6 +24,10 @@ export const storedReportOf = (raw: unknown): StoredReport | null => {
   return { report, curves };
 };
 
+/** A report row's stored analysis when the row is ready, else null. */
+export const readyReportOf = (row: { state: string; report: unknown }): StoredReport | null =>
+  row.state === 'ready' ? storedReportOf(row.report) : null;
+
 export const figuresOf = (r: SleepReport): NightFigures => ({
   windowStart: r.window.start,
   windowEnd: r.window.end,
