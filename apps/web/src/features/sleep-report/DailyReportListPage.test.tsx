@@ -1,23 +1,12 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { dailyReport, dailyReportPageList, timePeriod } from '@vigil/contract/browser';
-import type { i18n as I18n } from 'i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../shared/session/session-store.ts';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
 import { okFor, pageOf } from '../../test/typed-answers.ts';
-import {
-  choose,
-  installFakeApi,
-  lastJson,
-  lastQuery,
-  requestsTo,
-  signInAs,
-  type FakeApi,
-} from '../devices/test-server.ts';
-import { LocationProbe } from '../real-monitor/test-fixtures.tsx';
+import { choose, lastJson, lastQuery, requestsTo, type FakeApi } from '../devices/test-server.ts';
 import DailyReportListPage from './DailyReportListPage.tsx';
 import { addDays, today } from './report-format.ts';
 import { period, report, RESIDENT, row, summary, unscored } from './test-fixtures.ts';
+import { setUpReportScreens } from './test-support.tsx';
 import { reportView } from './view-state.ts';
 
 // Whole screens with tables and charts: slow on a shared 2-core machine under load.
@@ -31,35 +20,17 @@ const NO_DATA = row(unscored('2026-03-08', 'noData'));
 const BEING_MADE = row(summary('2026-03-10', { state: 'computing', score: null, riskGrade: null }));
 
 let fake: FakeApi;
-let i18n: I18n;
-const realFetch = globalThis.fetch;
-beforeAll(async () => {
-  i18n = await englishI18n();
-});
-beforeEach(() => {
-  reportView.reset();
-  fake = installFakeApi();
-  fake.routes.set(LIST, () => okFor(dailyReportPageList, pageOf([BEING_MADE, SCORED, NO_DATA], 45)));
-  fake.routes.set(PERIOD, () => okFor(timePeriod, period()));
-  fake.routes.set(REPORT, () => okFor(dailyReport, report()));
-  signInAs('CARER');
-});
-afterEach(() => {
-  globalThis.fetch = realFetch;
-  sessionStore.reset();
+const { renderPage, renderWithLocation } = setUpReportScreens({
+  routes: (api) => {
+    fake = api;
+    fake.routes.set(LIST, () => okFor(dailyReportPageList, pageOf([BEING_MADE, SCORED, NO_DATA], 45)));
+    fake.routes.set(PERIOD, () => okFor(timePeriod, period()));
+    fake.routes.set(REPORT, () => okFor(dailyReport, report()));
+  },
 });
 
 const show = async (path = '/sleep-report/index?userId=5') => {
-  render(
-    inTestShell(
-      i18n,
-      <>
-        <DailyReportListPage />
-        <LocationProbe />
-      </>,
-      path,
-    ),
-  );
+  renderWithLocation(<DailyReportListPage />, path);
   await screen.findByText('2026-03-09');
 };
 const rowOf = (night: string) => within(screen.getByText(night).closest('tr') as HTMLElement);
@@ -161,7 +132,7 @@ describe('Daily reports (/sleep-report/index?userId=N)', () => {
   });
 
   it('says so when no resident is chosen', async () => {
-    render(inTestShell(i18n, <DailyReportListPage />, '/sleep-report/index?userId=abc'));
+    renderPage(<DailyReportListPage />, '/sleep-report/index?userId=abc');
     expect(await screen.findByText('No resident chosen')).toBeInTheDocument();
     expect(requestsTo(fake, LIST)).toHaveLength(0);
   });

@@ -1,24 +1,13 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { dailyReport, dailyReportData, timePeriod } from '@vigil/contract/browser';
 import { getInstanceByDom } from 'echarts/core';
-import type { i18n as I18n } from 'i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../shared/session/session-store.ts';
-import { installFakeCanvas } from '../../test/fake-canvas.ts';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
 import { okFor } from '../../test/typed-answers.ts';
-import {
-  expectRefusal,
-  installFakeApi,
-  lastQuery,
-  requestsTo,
-  signInAs,
-  type FakeApi,
-} from '../devices/test-server.ts';
-import { LocationProbe } from '../real-monitor/test-fixtures.tsx';
+import { expectRefusal, lastQuery, requestsTo, type FakeApi } from '../devices/test-server.ts';
 import DailyReportPage from './DailyReportPage.tsx';
 import { COMPUTING_POLL_MS } from './report-model.ts';
 import { FIGURES, INSUFFICIENT, period, report, reportData, WINDOW_START } from './test-fixtures.ts';
+import { catchPdfDownload, setUpReportScreens } from './test-support.tsx';
 import { reportView } from './view-state.ts';
 
 // Whole screens with tables and charts: slow on a shared 2-core machine under load.
@@ -30,40 +19,18 @@ const PDF = '/report/dailyPdf';
 const PATH = '/sleep-report/dailyDetails/reportDetails?userId=5&date=2026-03-09';
 
 let fake: FakeApi;
-let i18n: I18n;
-let restoreCanvas: () => void;
-const realFetch = globalThis.fetch;
-beforeAll(async () => {
-  i18n = await englishI18n();
-});
-beforeEach(() => {
-  reportView.reset();
-  fake = installFakeApi();
-  fake.routes.set(REPORT, () => okFor(dailyReport, report()));
-  fake.routes.set(DATA, () => okFor(dailyReportData, reportData()));
-  fake.routes.set(PERIOD, () => okFor(timePeriod, period()));
-  restoreCanvas = installFakeCanvas();
-  signInAs('CARER');
-});
-afterEach(() => {
-  // The charts go before the canvas they draw on.
-  cleanup();
-  restoreCanvas();
-  globalThis.fetch = realFetch;
-  sessionStore.reset();
+const { renderPage, renderWithLocation } = setUpReportScreens({
+  canvas: true,
+  routes: (api) => {
+    fake = api;
+    fake.routes.set(REPORT, () => okFor(dailyReport, report()));
+    fake.routes.set(DATA, () => okFor(dailyReportData, reportData()));
+    fake.routes.set(PERIOD, () => okFor(timePeriod, period()));
+  },
 });
 
 const show = async (path = PATH) => {
-  render(
-    inTestShell(
-      i18n,
-      <>
-        <DailyReportPage />
-        <LocationProbe />
-      </>,
-      path,
-    ),
-  );
+  renderWithLocation(<DailyReportPage />, path);
   await screen.findByTestId('report-night');
 };
 const metric = (key: string) => screen.getByTestId(`metric-${key}`);
@@ -286,31 +253,15 @@ describe('A night’s report (/sleep-report/dailyDetails/reportDetails)', () => 
   it('downloads the PDF in the interface language under the server’s file name', async () => {
     await show();
     await screen.findByTestId('report-score-value');
-    const saved: string[] = [];
-    URL.createObjectURL = vi.fn(() => 'blob:report');
-    URL.revokeObjectURL = vi.fn();
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
+    const { saved, restore } = catchPdfDownload(fake, PDF, {
+      'Content-Disposition': "attachment; filename*=UTF-8''Li%20Wei-2026-03-09.pdf",
     });
-    const fakeFetch = globalThis.fetch;
-    globalThis.fetch = (async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname !== PDF) return fakeFetch(input, init);
-      fake.requests.push({ path: url.pathname, method: init?.method ?? 'GET', url, body: init?.body });
-      return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), {
-        headers: {
-          'Content-Type': 'application/pdf',
-          'Content-Disposition': "attachment; filename*=UTF-8''Li%20Wei-2026-03-09.pdf",
-        },
-      });
-    }) as typeof fetch;
     try {
       fireEvent.click(screen.getByTestId('report-pdf'));
       await waitFor(() => expect(saved).toEqual(['Li Wei-2026-03-09.pdf']));
       expect(lastQuery(fake, PDF)).toEqual({ userId: '5', date: '2026-03-09', lang: 'en-US' });
     } finally {
-      globalThis.fetch = fakeFetch;
-      click.mockRestore();
+      restore();
     }
   });
 
@@ -327,7 +278,7 @@ describe('A night’s report (/sleep-report/dailyDetails/reportDetails)', () => 
   });
 
   it('says so when the address names no resident or night', async () => {
-    render(inTestShell(i18n, <DailyReportPage />, '/sleep-report/dailyDetails/reportDetails?userId=5&date=2026-02-30'));
+    renderPage(<DailyReportPage />, '/sleep-report/dailyDetails/reportDetails?userId=5&date=2026-02-30');
     expect(await screen.findByText('No resident or night chosen')).toBeInTheDocument();
     expect(requestsTo(fake, REPORT)).toHaveLength(0);
   });

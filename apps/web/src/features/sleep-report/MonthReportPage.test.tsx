@@ -1,16 +1,12 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { monthReport, monthReportTimes } from '@vigil/contract/browser';
 import { getInstanceByDom, type ECElementEvent } from 'echarts/core';
-import type { i18n as I18n } from 'i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../shared/session/session-store.ts';
-import { installFakeCanvas } from '../../test/fake-canvas.ts';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
 import { okFor } from '../../test/typed-answers.ts';
-import { choose, installFakeApi, lastQuery, requestsTo, signInAs, type FakeApi } from '../devices/test-server.ts';
-import { LocationProbe } from '../real-monitor/test-fixtures.tsx';
+import { choose, lastQuery, requestsTo, type FakeApi } from '../devices/test-server.ts';
 import MonthReportPage from './MonthReportPage.tsx';
 import { month, summary } from './test-fixtures.ts';
+import { catchPdfDownload, setUpReportScreens } from './test-support.tsx';
 import { reportView } from './view-state.ts';
 
 // Whole screens with tables and charts: slow on a shared 2-core machine under load.
@@ -20,45 +16,24 @@ const MONTH = '/report/getMonthReport';
 const PDF = '/report/monthPdf';
 
 let fake: FakeApi;
-let i18n: I18n;
-let restoreCanvas: () => void;
-const realFetch = globalThis.fetch;
-beforeAll(async () => {
-  i18n = await englishI18n();
-});
-beforeEach(() => {
-  reportView.reset();
-  fake = installFakeApi();
-  fake.routes.set(TIMES, () => okFor(monthReportTimes, ['2026-03', '2026-02']));
-  fake.routes.set(MONTH, ({ url }) =>
-    okFor(
-      monthReport,
-      url.searchParams.get('month') === '2026-02'
-        ? month({ month: '2026-02', nights: [summary('2026-02-27')] })
-        : month(),
-    ),
-  );
-  restoreCanvas = installFakeCanvas();
-  signInAs('CARER');
-});
-afterEach(() => {
-  cleanup();
-  restoreCanvas();
-  globalThis.fetch = realFetch;
-  sessionStore.reset();
+const { renderPage, renderWithLocation } = setUpReportScreens({
+  canvas: true,
+  routes: (api) => {
+    fake = api;
+    fake.routes.set(TIMES, () => okFor(monthReportTimes, ['2026-03', '2026-02']));
+    fake.routes.set(MONTH, ({ url }) =>
+      okFor(
+        monthReport,
+        url.searchParams.get('month') === '2026-02'
+          ? month({ month: '2026-02', nights: [summary('2026-02-27')] })
+          : month(),
+      ),
+    );
+  },
 });
 
 const show = async (path = '/sleep-report/monthDetails?userId=5') => {
-  render(
-    inTestShell(
-      i18n,
-      <>
-        <MonthReportPage />
-        <LocationProbe />
-      </>,
-      path,
-    ),
-  );
+  renderWithLocation(<MonthReportPage />, path);
   await screen.findByTestId('month-nights');
 };
 const rowOf = (night: string) => within(screen.getByText(night).closest('tr') as HTMLElement);
@@ -192,7 +167,7 @@ describe('Monthly report (/sleep-report/monthDetails)', () => {
 
   it('says when the resident has no monthly report yet', async () => {
     fake.routes.set(TIMES, () => okFor(monthReportTimes, []));
-    render(inTestShell(i18n, <MonthReportPage />, '/sleep-report/monthDetails?userId=5'));
+    renderPage(<MonthReportPage />, '/sleep-report/monthDetails?userId=5');
     expect(await screen.findByTestId('month-none')).toHaveTextContent(
       "No monthly report yet: the first comes with the resident's first daily report.",
     );
@@ -201,27 +176,14 @@ describe('Monthly report (/sleep-report/monthDetails)', () => {
 
   it('downloads the month as PDF', async () => {
     await show();
-    const saved: string[] = [];
-    URL.createObjectURL = vi.fn(() => 'blob:month');
-    URL.revokeObjectURL = vi.fn();
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
-    const fakeFetch = globalThis.fetch;
-    globalThis.fetch = (async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname !== PDF) return fakeFetch(input, init);
-      fake.requests.push({ path: url.pathname, method: init?.method ?? 'GET', url, body: init?.body });
-      return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), { headers: { 'Content-Type': 'application/pdf' } });
-    }) as typeof fetch;
+    const { saved, restore } = catchPdfDownload(fake, PDF);
     try {
       fireEvent.click(screen.getByTestId('report-pdf'));
       // Without a name from the server, the resident's name and the month.
       await waitFor(() => expect(saved).toEqual(['Li Wei-2026-03.pdf']));
       expect(lastQuery(fake, PDF)).toEqual({ userId: '5', month: '2026-03', lang: 'en-US' });
     } finally {
-      globalThis.fetch = fakeFetch;
-      click.mockRestore();
+      restore();
     }
   });
 });

@@ -1,14 +1,11 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { getAreaWithRoomList, sleepReportUserList } from '@vigil/contract/browser';
-import type { i18n as I18n } from 'i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../shared/session/session-store.ts';
-import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
 import { okFor, pageOf } from '../../test/typed-answers.ts';
-import { expectRefusal, installFakeApi, lastJson, requestsTo, signInAs, type FakeApi } from '../devices/test-server.ts';
-import { LocationProbe } from '../real-monitor/test-fixtures.tsx';
+import { expectRefusal, lastJson, requestsTo, type FakeApi } from '../devices/test-server.ts';
 import ReportListPage from './ReportListPage.tsx';
 import { NIGHT, reportUser, summary, unscored } from './test-fixtures.ts';
+import { setUpReportScreens } from './test-support.tsx';
 import { reportView } from './view-state.ts';
 
 // Whole screens with tables and charts: slow on a shared 2-core machine under load.
@@ -50,51 +47,42 @@ const buttonIn = (scope: Pick<typeof screen, 'getByText'>, text: string) =>
   scope.getByText(text).closest('button') as HTMLButtonElement;
 
 let fake: FakeApi;
-let i18n: I18n;
-const realFetch = globalThis.fetch;
-beforeAll(async () => {
-  i18n = await englishI18n();
-});
-beforeEach(() => {
-  reportView.reset();
-  fake = installFakeApi();
-  fake.routes.set(LIST, () => okFor(sleepReportUserList, pageOf([LI, ZHANG, NEW, BEING_MADE], 25)));
-  fake.routes.set(PLACES, () =>
-    okFor(getAreaWithRoomList, [
-      {
-        id: 1,
-        name: 'Building A',
-        sort: 1,
-        providerId: 7,
-        providerName: 'Home',
-        bedCount: 4,
-        occupiedCount: 2,
-        deviceCount: 2,
-        freeCount: 2,
-        floors: [
-          { id: 11, name: 'Floor 2', sort: 1, bedCount: 4, occupiedCount: 2, deviceCount: 2, freeCount: 2, rooms: [] },
-        ],
-      },
-    ]),
-  );
-  signInAs('CARER');
-});
-afterEach(() => {
-  globalThis.fetch = realFetch;
-  sessionStore.reset();
+const { renderPage, renderWithLocation } = setUpReportScreens({
+  routes: (api) => {
+    fake = api;
+    fake.routes.set(LIST, () => okFor(sleepReportUserList, pageOf([LI, ZHANG, NEW, BEING_MADE], 25)));
+    fake.routes.set(PLACES, () =>
+      okFor(getAreaWithRoomList, [
+        {
+          id: 1,
+          name: 'Building A',
+          sort: 1,
+          providerId: 7,
+          providerName: 'Home',
+          bedCount: 4,
+          occupiedCount: 2,
+          deviceCount: 2,
+          freeCount: 2,
+          floors: [
+            {
+              id: 11,
+              name: 'Floor 2',
+              sort: 1,
+              bedCount: 4,
+              occupiedCount: 2,
+              deviceCount: 2,
+              freeCount: 2,
+              rooms: [],
+            },
+          ],
+        },
+      ]),
+    );
+  },
 });
 
 const show = async () => {
-  render(
-    inTestShell(
-      i18n,
-      <>
-        <ReportListPage />
-        <LocationProbe />
-      </>,
-      '/sleep-report/reportList',
-    ),
-  );
+  renderWithLocation(<ReportListPage />, '/sleep-report/reportList');
   await screen.findByText('Li Wei');
 };
 const rowOf = (name: string) => within(screen.getByText(name).closest('tr') as HTMLElement);
@@ -191,7 +179,7 @@ describe('Sleep reports (/sleep-report/reportList)', () => {
   it('says when the filters leave nobody, and clears them', async () => {
     reportView.update({ userKeyWord: 'nobody' });
     fake.routes.set(LIST, () => okFor(sleepReportUserList, pageOf([])));
-    render(inTestShell(i18n, <ReportListPage />, '/sleep-report/reportList'));
+    renderPage(<ReportListPage />, '/sleep-report/reportList');
     fireEvent.click(await screen.findByTestId('list-clear-filters'));
     await waitFor(() => expect(lastJson(fake, LIST)).toEqual({ pageNum: 1, pageSize: 10 }));
   });
