@@ -10,7 +10,7 @@ import {
 import { Alert, Button, Result, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../shared/api/client.ts';
+import { errorMessageOf } from '../../shared/ui/list-state.tsx';
 import { useCall } from '../../shared/api/use-call.ts';
 import { MetricCards } from './MetricCards.tsx';
 import { CurvesCard, HypnogramCard } from './NightCharts.tsx';
@@ -147,7 +147,7 @@ const NightReport = ({ userId, night }: { userId: number; night: string }) => {
       <Result
         status="warning"
         title={t('detail.loadFailed')}
-        subTitle={report.error instanceof ApiError ? report.error.message : t('common.unknownError')}
+        subTitle={errorMessageOf(report.error, t('common.unknownError'))}
         extra={
           <Button type="primary" onClick={() => void report.refetch()}>
             {t('list.retry')}

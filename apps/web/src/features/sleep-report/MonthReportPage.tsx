@@ -11,7 +11,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../../shared/api/client.ts';
+import { errorMessageOf } from '../../shared/ui/list-state.tsx';
 import { useCall } from '../../shared/api/use-call.ts';
 import { CHART_COLOURS, trendOption, type ReportChartOption } from './report-charts.ts';
 import { DASH } from './report-format.ts';
@@ -311,7 +311,7 @@ const ResidentMonth = ({ userId, asked }: { userId: number; asked?: string }) =>
       <Result
         status="warning"
         title={t('month.loadFailed')}
-        subTitle={messageOf(times.error, t('common.unknownError'))}
+        subTitle={errorMessageOf(times.error, t('common.unknownError'))}
       />
     ) : (
       <Empty data-testid="month-none" description={t('month.none')} />
@@ -322,7 +322,7 @@ const ResidentMonth = ({ userId, asked }: { userId: number; asked?: string }) =>
       <Result
         status="warning"
         title={t('month.loadFailed')}
-        subTitle={messageOf(report.error, t('common.unknownError'))}
+        subTitle={errorMessageOf(report.error, t('common.unknownError'))}
         extra={
           <Button type="primary" onClick={() => void report.refetch()}>
             {t('list.retry')}
@@ -353,8 +353,6 @@ const ResidentMonth = ({ userId, asked }: { userId: number; asked?: string }) =>
     </>
   );
 };
-
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
 
 /** A resident's monthly report (`/sleep-report/monthDetails?userId=N&month=YYYY-MM`; no month: the newest). */
 const MonthReportPage = () => {

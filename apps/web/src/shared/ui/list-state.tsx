@@ -18,7 +18,8 @@ export interface ListFilters {
   onClearFilters?: () => void;
 }
 
-const messageOf = (error: unknown, fallback: string): string =>
+/** A failed request's message for the screen: the server's localised one, else the fallback (401: the login takes over). */
+export const errorMessageOf = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.httpStatus !== 401 ? error.message : fallback;
 
 /** A list whose request failed and has nothing to show: why, and a retry. */
@@ -29,7 +30,7 @@ export const ListError = ({ query }: { query: ListQuery }) => {
       status="warning"
       data-testid="list-error"
       title={t('list.loadFailed')}
-      subTitle={messageOf(query.error, t('common.unknownError'))}
+      subTitle={errorMessageOf(query.error, t('common.unknownError'))}
       extra={
         <Button type="primary" data-testid="list-retry" onClick={() => void query.refetch()}>
           {t('list.retry')}
@@ -50,7 +51,7 @@ export const StaleNotice = ({ query }: { query: ListQuery }) => {
       data-testid="list-stale"
       style={{ marginBottom: 12 }}
       title={t('list.stale')}
-      description={messageOf(query.error, t('common.unknownError'))}
+      description={errorMessageOf(query.error, t('common.unknownError'))}
       action={
         <Button size="small" data-testid="list-retry" onClick={() => void query.refetch()}>
           {t('list.retry')}
