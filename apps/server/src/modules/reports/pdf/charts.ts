@@ -341,20 +341,27 @@ export function drawTrend(
       if (value !== null) doc.circle(x(day), y(value), 1.3).fill(s.color);
     }
   }
-  doc.save().lineWidth(0.7).strokeColor(COLORS.muted);
-  for (const day of options.markDays ?? []) {
-    const cx = x(day);
-    const cy = plot.top + plot.height - 3;
-    doc
-      .moveTo(cx - 2, cy - 2)
-      .lineTo(cx + 2, cy + 2)
-      .moveTo(cx - 2, cy + 2)
-      .lineTo(cx + 2, cy - 2)
-      .stroke();
-  }
-  doc.restore();
+  drawCrosses(
+    c,
+    (options.markDays ?? []).map((day) => ({ x: x(day), y: plot.top + plot.height - 3 })),
+  );
   for (let day = 1; day <= days; day++) {
     if (day !== 1 && day % 5 !== 0) continue;
     c.text(format.number(day), x(day) - 10, plot.top + plot.height + 2, AXIS_TEXT, { width: 20, align: 'center' });
   }
+}
+
+/** Small crosses (4 pt) centred on the points: a night that could not be scored, and its legend. */
+export function drawCrosses(c: ReportCanvas, centres: readonly { x: number; y: number }[]): void {
+  const doc = c.doc;
+  doc.save().lineWidth(0.7).strokeColor(COLORS.muted);
+  for (const { x, y } of centres) {
+    doc
+      .moveTo(x - 2, y - 2)
+      .lineTo(x + 2, y + 2)
+      .moveTo(x - 2, y + 2)
+      .lineTo(x + 2, y - 2)
+      .stroke();
+  }
+  doc.restore();
 }

@@ -325,12 +325,17 @@ const INSUFFICIENT_DAYS: Record<number, InsufficientReason> = { 5: 'noData', 12:
 /** A night without any report (the monitor was away for repair): the month lists only nights with one. */
 const MISSING_DAY = 17;
 
-/** A month of nights: 30 with a report, 3 of them insufficient, with a few apnea and AF nights. */
-export function monthFixture(options: { month?: string; resident?: ReportResident; seed?: number } = {}): MonthReport {
+/**
+ * A month of nights: 30 with a report, 3 of them insufficient, with a few apnea and AF nights.
+ * `withoutNights`: the same month with no night that has a report (no averages, no risk).
+ */
+export function monthFixture(
+  options: { month?: string; resident?: ReportResident; seed?: number; withoutNights?: boolean } = {},
+): MonthReport {
   const month = options.month ?? '2026-03';
   const rand = random(options.seed ?? 11);
   const [year = 2026, monthNumber = 3] = month.split('-').map(Number);
-  const days = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();
+  const days = options.withoutNights ? 0 : new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();
   const nights: NightSummary[] = [];
   const reasonCounts = new Map<RiskReason, number>();
   const riskNights = { low: 0, medium: 0, high: 0 };

@@ -16,7 +16,6 @@ interface Formatters {
   minuteOfHour: Intl.DateTimeFormat;
   longDate: Intl.DateTimeFormat;
   shortDate: Intl.DateTimeFormat;
-  dayOfMonth: Intl.DateTimeFormat;
   month: Intl.DateTimeFormat;
   dateTime: Intl.DateTimeFormat;
 }
@@ -40,7 +39,6 @@ function formattersOf(language: Language, timeZone: string): Formatters {
       minuteOfHour: new Intl.DateTimeFormat('en-US', { minute: 'numeric', timeZone }),
       longDate: new Intl.DateTimeFormat(language, { dateStyle: 'long', ...calendar }),
       shortDate: new Intl.DateTimeFormat(language, { weekday: 'short', month: 'short', day: 'numeric', ...calendar }),
-      dayOfMonth: new Intl.DateTimeFormat(language, { day: 'numeric', ...calendar }),
       month: new Intl.DateTimeFormat(language, { year: 'numeric', month: 'long', ...calendar }),
       dateTime: new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone, ...cycle }),
     };
@@ -116,10 +114,6 @@ export class ReportFormat {
   /** A night with its weekday, for the monthly table ("Mon, Mar 2"). */
   shortDate(day: string): string {
     return this.f.shortDate.format(noonOf(day));
-  }
-
-  dayOfMonth(day: string): string {
-    return this.f.dayOfMonth.format(noonOf(day));
   }
 
   /** A month ("2026-03") as its name and year. */

@@ -1,7 +1,35 @@
 /** Parts the daily and the monthly report share: header, section titles, panels and footer. */
-import type { ReportResident } from '@vigil/contract';
-import { COLORS, CONTENT_WIDTH, LEFT, MARGIN, PAGE, RIGHT, type ReportCanvas } from './canvas.ts';
-import type { Translate } from './texts/index.ts';
+import type { Language, ReportResident } from '@vigil/contract';
+import { COLORS, CONTENT_WIDTH, LEFT, MARGIN, PAGE, ReportCanvas, RIGHT } from './canvas.ts';
+import type { FontPlan } from './fonts.ts';
+import { ReportFormat } from './format.ts';
+import { checkedLanguage, reportTexts, type Translate } from './texts/index.ts';
+
+/**
+ * A report's texts, formats and blank canvas. The PDF's title is the report's title, the
+ * resident's name and `period`. Throws before anything is drawn for an unknown language or zone.
+ */
+export function openReport(
+  input: { language: Language; timeZone: string },
+  plan: FontPlan,
+  title: 'doc.dailyTitle' | 'doc.monthlyTitle',
+  resident: ReportResident,
+  period: string,
+): { t: Translate; format: ReportFormat; c: ReportCanvas } {
+  const t = reportTexts(checkedLanguage(input.language));
+  const format = new ReportFormat(input.language, input.timeZone, t);
+  const c = new ReportCanvas(plan, {
+    title: `${t(title)} · ${resident.userName} · ${period}`,
+    author: resident.providerName ?? 'Vigil',
+    language: input.language,
+  });
+  return { t, format, c };
+}
+
+/** A thin line in the rule color (under the header, over the footer, between cells). */
+export function rule(c: ReportCanvas, x0: number, y0: number, x1: number, y1: number, width: number): void {
+  c.doc.save().lineWidth(width).strokeColor(COLORS.rule).moveTo(x0, y0).lineTo(x1, y1).stroke().restore();
+}
 
 /** Gender, age, area/floor · room · bed and provider, as one line of the header. */
 export function residentDetails(resident: ReportResident, t: Translate): string {
@@ -49,7 +77,7 @@ export function drawHeader(
     }
   }
   const bottom = Math.max(top + 40 + detailsHeight, rightY) + 6;
-  c.doc.save().lineWidth(0.8).strokeColor(COLORS.rule).moveTo(LEFT, bottom).lineTo(RIGHT, bottom).stroke().restore();
+  rule(c, LEFT, bottom, RIGHT, bottom, 0.8);
   c.y = bottom + 8;
 }
 
@@ -92,7 +120,7 @@ export function legendItem(c: ReportCanvas, text: string, left: number, top: num
 /** The platform note and "page n of m" under a rule at the foot of every page. */
 export function drawFooter(c: ReportCanvas, t: Translate, page: number, pages: number, caption: string): void {
   const top = PAGE.height - 40;
-  c.doc.save().lineWidth(0.5).strokeColor(COLORS.rule).moveTo(LEFT, top).lineTo(RIGHT, top).stroke().restore();
+  rule(c, LEFT, top, RIGHT, top, 0.5);
   const style = { size: 7, color: COLORS.muted };
   const pageText = t('doc.page', { page, pages });
   const pageWidth = c.width(pageText, style);

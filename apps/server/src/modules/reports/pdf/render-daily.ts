@@ -5,7 +5,7 @@
  */
 import type { Language } from '@vigil/contract';
 import type { DailyReport, DailyReportData, NightFigures } from '@vigil/contract';
-import { COLORS, CONTENT_WIDTH, LEFT, ReportCanvas, RIGHT, type TextStyle } from './canvas.ts';
+import { COLORS, CONTENT_WIDTH, LEFT, RIGHT, type ReportCanvas, type TextStyle } from './canvas.ts';
 import {
   drawCurve,
   drawHourGrid,
@@ -21,9 +21,19 @@ import {
   type CurvePoint,
 } from './charts.ts';
 import { embeddedFontPlan, type FontPlan } from './fonts.ts';
-import { DASH, ReportFormat } from './format.ts';
-import { badge, drawFooter, drawHeader, gradeColor, legendItem, panel, sectionTitle } from './layout.ts';
-import { checkedLanguage, reportTexts, type Translate } from './texts/index.ts';
+import { DASH, type ReportFormat } from './format.ts';
+import {
+  badge,
+  drawFooter,
+  drawHeader,
+  gradeColor,
+  legendItem,
+  openReport,
+  panel,
+  rule,
+  sectionTitle,
+} from './layout.ts';
+import { checkedLanguage, type Translate } from './texts/index.ts';
 
 export interface DailyPdfInput {
   /** A ready report: its figures, or `insufficient` with the figures the data cannot support null. */
@@ -46,14 +56,8 @@ export async function renderDailyReportPdf(input: DailyPdfInput): Promise<Uint8A
 export async function drawDailyReport(input: DailyPdfInput, plan: FontPlan): Promise<Uint8Array> {
   const { report, data } = input;
   if (report.state !== 'ready') throw new Error(`A ${report.state} report has no PDF: only a ready report is printed`);
-  const t = reportTexts(checkedLanguage(input.language));
-  const format = new ReportFormat(input.language, input.timeZone, t);
+  const { t, format, c } = openReport(input, plan, 'doc.dailyTitle', report.resident, report.night);
   const figures = report.figures;
-  const c = new ReportCanvas(plan, {
-    title: `${t('doc.dailyTitle')} · ${report.resident.userName} · ${report.night}`,
-    author: report.resident.providerName ?? 'Vigil',
-    language: input.language,
-  });
 
   const windowStart = figures?.windowStart ?? data?.windowStart ?? null;
   const windowEnd = figures?.windowEnd ?? data?.windowEnd ?? null;
@@ -233,16 +237,7 @@ function drawClockTimes(c: ReportCanvas, t: Translate, format: ReportFormat, fig
     const left = LEFT + i * cell + 10;
     c.text(item.label, left, c.y + 6, { size: 7.8, bold: true, color: COLORS.muted }, { width: cell - 16 });
     c.text(format.clock(item.value), left, c.y + 17, { size: 12, bold: true }, { width: cell - 16 });
-    if (i > 0) {
-      c.doc
-        .save()
-        .lineWidth(0.5)
-        .strokeColor(COLORS.rule)
-        .moveTo(LEFT + i * cell, c.y + 6)
-        .lineTo(LEFT + i * cell, c.y + height - 6)
-        .stroke()
-        .restore();
-    }
+    if (i > 0) rule(c, LEFT + i * cell, c.y + 6, LEFT + i * cell, c.y + height - 6, 0.5);
   });
   c.y += height + 10;
 }
@@ -458,7 +453,6 @@ function drawNightCharts(
       color: COLORS.heart,
       step: 10,
       fallback: [40, 100] as [number, number],
-      digits: 0,
     },
     {
       title: t('chart.breath'),
@@ -466,7 +460,6 @@ function drawNightCharts(
       color: COLORS.breath,
       step: 5,
       fallback: [5, 30] as [number, number],
-      digits: 0,
     },
   ];
   for (const curve of curves) {
@@ -480,7 +473,7 @@ function drawNightCharts(
       curve.fallback,
     );
     shadeSpans(c, scale, plot, outOfBed, COLORS.outOfBed);
-    drawValueGrid(c, format, plot, range, curve.digits);
+    drawValueGrid(c, format, plot, range);
     drawCurve(c, scale, plot, curve.points, range, curve.color);
     c.y += height + drawHourGrid(c, format, scale, plot, true) + 6;
   }

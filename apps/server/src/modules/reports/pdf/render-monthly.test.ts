@@ -1,4 +1,3 @@
-import type { MonthReport } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { monthFixture, residentFixture } from './fixtures.ts';
 import { readPdf, valueAfter } from './pdf-text.ts';
@@ -93,27 +92,7 @@ describe('renderMonthReportPdf', () => {
   });
 
   it('prints a month without nights as such, on one page', async () => {
-    const empty: MonthReport = {
-      ...monthFixture(),
-      nights: [],
-      scoredNights: 0,
-      insufficientNights: 0,
-      averages: {
-        score: null,
-        totalSleep: null,
-        efficiency: null,
-        deepShare: null,
-        awakenings: null,
-        movementPerHour: null,
-        ahi: null,
-        leaveBedCount: null,
-        heartAvg: null,
-        breathAvg: null,
-        rmssd: null,
-      },
-      riskNights: { low: 0, medium: 0, high: 0 },
-      riskReasons: [],
-    };
+    const empty = monthFixture({ withoutNights: true });
     const content = await readPdf(
       await renderMonthReportPdf({ report: empty, language: 'ko', timeZone: 'Asia/Seoul' }),
     );

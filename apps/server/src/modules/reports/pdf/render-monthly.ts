@@ -5,12 +5,22 @@
  */
 import type { Language } from '@vigil/contract';
 import type { MonthReport, NightSummary } from '@vigil/contract';
-import { COLORS, CONTENT_BOTTOM, CONTENT_WIDTH, LEFT, ReportCanvas, RIGHT, type TextStyle } from './canvas.ts';
-import { drawTrend, niceRange, type Box, type TrendSeries } from './charts.ts';
+import { COLORS, CONTENT_BOTTOM, CONTENT_WIDTH, LEFT, RIGHT, type ReportCanvas, type TextStyle } from './canvas.ts';
+import { drawCrosses, drawTrend, niceRange, type Box, type TrendSeries } from './charts.ts';
 import { embeddedFontPlan, type FontPlan } from './fonts.ts';
-import { DASH, ReportFormat } from './format.ts';
-import { badge, drawFooter, drawHeader, gradeColor, legendItem, panel, sectionTitle } from './layout.ts';
-import { checkedLanguage, reportTexts, type Translate } from './texts/index.ts';
+import { DASH, type ReportFormat } from './format.ts';
+import {
+  badge,
+  drawFooter,
+  drawHeader,
+  gradeColor,
+  legendItem,
+  openReport,
+  panel,
+  rule,
+  sectionTitle,
+} from './layout.ts';
+import { checkedLanguage, type Translate } from './texts/index.ts';
 
 export interface MonthPdfInput {
   report: MonthReport;
@@ -26,14 +36,8 @@ export async function renderMonthReportPdf(input: MonthPdfInput): Promise<Uint8A
 /** The monthly report drawn with any font plan (the bench draws it with pdfkit's Helvetica too). */
 export async function drawMonthReport(input: MonthPdfInput, plan: FontPlan): Promise<Uint8Array> {
   const { report } = input;
-  const t = reportTexts(checkedLanguage(input.language));
-  const format = new ReportFormat(input.language, input.timeZone, t);
+  const { t, format, c } = openReport(input, plan, 'doc.monthlyTitle', report.resident, report.month);
   const monthName = format.month(report.month);
-  const c = new ReportCanvas(plan, {
-    title: `${t('doc.monthlyTitle')} · ${report.resident.userName} · ${report.month}`,
-    author: report.resident.providerName ?? 'Vigil',
-    language: input.language,
-  });
   drawHeader(c, t, { title: t('doc.monthlyTitle'), resident: report.resident, period: monthName, notes: [] });
 
   const summary = t('month.summary', {
@@ -120,7 +124,6 @@ function drawTrends(c: ReportCanvas, t: Translate, format: ReportFormat, report:
     range: { min: number; max: number; ticks: number[] };
     series: TrendSeries[];
     references: number[];
-    digits?: number;
   }[] = [
     {
       title: t('trend.score'),
@@ -171,7 +174,6 @@ function drawTrends(c: ReportCanvas, t: Translate, format: ReportFormat, report:
       drawTrend(c, format, plot, days, chart.range, chart.series, {
         references: chart.references,
         markDays: notScored,
-        digits: chart.digits ?? 0,
       });
     });
     c.y += blockHeight + 4;
@@ -179,16 +181,7 @@ function drawTrends(c: ReportCanvas, t: Translate, format: ReportFormat, report:
   // What the crosses on the charts' floor mean, and which line is which on the vitals chart.
   c.ensureSpace(14);
   const crossLeft = LEFT + axis;
-  c.doc
-    .save()
-    .lineWidth(0.7)
-    .strokeColor(COLORS.muted)
-    .moveTo(crossLeft, c.y + 2)
-    .lineTo(crossLeft + 4, c.y + 6)
-    .moveTo(crossLeft, c.y + 6)
-    .lineTo(crossLeft + 4, c.y + 2)
-    .stroke()
-    .restore();
+  drawCrosses(c, [{ x: crossLeft + 2, y: c.y + 4 }]);
   let x = crossLeft + 8 + c.text(t('trend.notScored'), crossLeft + 8, c.y, { size: 7, color: COLORS.muted }) + 14;
   x += legendItem(c, t('metric.heart'), x, c.y, COLORS.heart);
   legendItem(c, t('metric.breath'), x, c.y, COLORS.breath);
@@ -297,14 +290,7 @@ function drawNightTable(c: ReportCanvas, t: Translate, format: ReportFormat, nig
       });
     });
     c.y += headHeight;
-    c.doc
-      .save()
-      .lineWidth(0.7)
-      .strokeColor(COLORS.rule)
-      .moveTo(LEFT, c.y - 2)
-      .lineTo(RIGHT, c.y - 2)
-      .stroke()
-      .restore();
+    rule(c, LEFT, c.y - 2, RIGHT, c.y - 2, 0.7);
   };
 
   sectionTitle(c, t('month.table'), headHeight + rowHeight * 3);
