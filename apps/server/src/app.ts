@@ -25,6 +25,8 @@ import { handlersOf } from './module.ts';
 import { buildAccountsModule } from './modules/accounts/accounts.module.ts';
 import { buildAlarmsModule } from './modules/alarms/alarms.module.ts';
 import { buildReportsModule } from './modules/reports/reports.module.ts';
+import { buildFirmwareModule } from './modules/firmware/firmware.module.ts';
+import { registerFirmwareDownload } from './modules/firmware/download.route.ts';
 import { buildMonitorModule } from './modules/monitor/monitor.module.ts';
 import { buildAuditModule } from './modules/audit/audit.module.ts';
 import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
@@ -39,6 +41,7 @@ import { buildResidentsModule } from './modules/residents/residents.module.ts';
 import { buildSleepSettingsModule } from './modules/sleep-settings/sleep-settings.module.ts';
 import { SettingsService } from './modules/system/settings.service.ts';
 import { buildSystemModule } from './modules/system/system.module.ts';
+import { buildAppReleasesModule } from './modules/app-releases/app-releases.module.ts';
 
 export { VERSION } from './version.ts';
 /** Device messages waiting to be written beyond which /readyz says not ready. */
@@ -108,6 +111,7 @@ export const buildServices = (deps: AppDeps) => {
     communities: care.services.communities,
   });
   const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
+  const appReleases = buildAppReleasesModule({ db, clock });
   const devices = buildDevicesModule({ ...shared, config, log, transactions });
   const alarms = buildAlarmsModule({
     ...shared,
@@ -137,6 +141,17 @@ export const buildServices = (deps: AppDeps) => {
     timeZone: config.timeZone,
     reports: config.reports,
   });
+  const firmware = buildFirmwareModule({
+    db,
+    clock,
+    audit: auditService,
+    commands: devices.services.commands,
+    database: deps.database.kind,
+    feed: devices.services.gateway.feed,
+    dataDir: config.dataDir,
+    timeZone: config.timeZone,
+    firmware: config.firmware,
+  });
   return {
     /**
      * Every module, in the order their background parts start (stopped in reverse): the devices
@@ -148,6 +163,7 @@ export const buildServices = (deps: AppDeps) => {
       alarms,
       monitor,
       reports,
+      firmware,
       auth,
       audit,
       accounts,
@@ -157,6 +173,7 @@ export const buildServices = (deps: AppDeps) => {
       care,
       residents,
       sleepSettings,
+      appReleases,
     },
     log,
     events,
@@ -180,6 +197,7 @@ export const buildServices = (deps: AppDeps) => {
     sockets: monitor.services.sockets,
     monitor: monitor.services,
     reports: reports.services,
+    firmware: firmware.services,
   };
 };
 export type Services = ReturnType<typeof buildServices>;
@@ -243,7 +261,15 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     const appError = toAppError(error, request);
     return reply.code(appError.httpStatus).send(envelopeOf(appError, languageOf(request)));
   });
-  registerCalls(app, handlers, services.sessions, metrics, new IdempotencyGuard(deps.database.db, deps.clock));
+  registerCalls(app, handlers, services.sessions, metrics, new IdempotencyGuard(deps.database.db, deps.clock), {
+    firmwareUpload: deps.config.firmware.maxBytes,
+  });
+  registerFirmwareDownload(app, {
+    db: deps.database.db,
+    clock: deps.clock,
+    repo: services.firmware.firmware.repo,
+    cache: services.firmware.cache,
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

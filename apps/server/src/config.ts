@@ -125,6 +125,27 @@ const EnvSchema = z.object({
   // the scheduler looks for nights that have ended.
   REPORT_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   REPORT_CHECK_SECONDS: z.coerce.number().int().min(5).max(900).default(60),
+  // Firmware over the air (docs/firmware.md): the largest package, how long a device's download
+  // address lives, how long a device may take to upgrade, and how often rollouts are looked at.
+  FIRMWARE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 * 1024 * 1024 * 1024)
+    .default(64 * 1024 * 1024),
+  OTA_LINK_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(24),
+  OTA_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  OTA_CHECK_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   // Where SIGUSR2 writes CPU profiles of the running server (docs/operations.md); unset: off.
   CPU_PROFILE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
 });
@@ -177,6 +198,8 @@ export interface Config {
   timeZone: string;
   /** Sleep reports: worker threads, and how often the scheduler looks for ended nights. */
   reports: { workers: number; everyMs: number };
+  /** Firmware over the air: package size limit, download address lifetime, upgrade timeout, rollout look interval. */
+  firmware: { maxBytes: number; linkMs: number; timeoutMs: number; everyMs: number };
   /** Alarm notifications: SMS gateway, chat webhook, escalation and the texts' language. */
   notify: {
     sms: { url: string; key: string | undefined } | undefined;
@@ -239,6 +262,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     cpuProfileDir: e.CPU_PROFILE_DIR,
     timeZone: e.TIME_ZONE,
     reports: { workers: e.REPORT_WORKERS, everyMs: e.REPORT_CHECK_SECONDS * 1000 },
+    firmware: {
+      maxBytes: e.FIRMWARE_MAX_BYTES,
+      linkMs: e.OTA_LINK_HOURS * 3_600_000,
+      timeoutMs: e.OTA_TIMEOUT_MINUTES * 60_000,
+      everyMs: e.OTA_CHECK_SECONDS * 1000,
+    },
     notify: {
       sms: e.SMS_URL ? { url: e.SMS_URL, key: e.SMS_KEY } : undefined,
       chatWebhook: e.CHAT_WEBHOOK_URL,

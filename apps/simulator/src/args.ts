@@ -31,6 +31,7 @@ export interface CliOptions {
   adminUser?: string;
   adminPassword?: string;
   providerId?: number;
+  otaFailureRate: number;
   quiet: boolean;
 }
 
@@ -104,6 +105,8 @@ Provisioning (through the HTTP API, as a platform administrator)
                          their gateway host)
 
 Other
+  --ota-failure-rate R   share (0–1) of firmware upgrades that fail while installing
+                         (default 0); devices download firmware from --api
   --quiet                no progress lines
   -h, --help             this text
 
@@ -173,6 +176,7 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}, n
       'admin-user': { type: 'string' },
       'admin-password': { type: 'string' },
       'provider-id': { type: 'string' },
+      'ota-failure-rate': { type: 'string' },
       quiet: { type: 'boolean' },
     },
   });
@@ -220,6 +224,8 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv = {}, n
       'providerId',
       values['provider-id'] !== undefined ? num('provider-id', values['provider-id'], 1, 2 ** 31, true) : undefined,
     ),
+    otaFailureRate:
+      values['ota-failure-rate'] !== undefined ? num('ota-failure-rate', values['ota-failure-rate'], 0, 1) : 0,
     quiet: values.quiet ?? false,
   };
 };

@@ -80,10 +80,18 @@ const main = async (): Promise<number> => {
     eventRate: o.eventRate,
     intervals: o.intervals,
     rri: o.rri,
+    httpUrl: o.api,
+    otaFailureRate: o.otaFailureRate,
     ...(o.truth ? { truthLog: o.truth } : {}),
   });
   fleet.on('warning', (w) => log(`warning: ${w}`));
   fleet.on('scenario', (s) => log(`scenario ${s.name} @ ${s.sim}: ${s.label}`));
+  fleet.on('ota', (r) => {
+    const step = r.report.state === 'downloading' ? `downloading ${r.report.progress}%` : r.report.state;
+    if (r.report.state !== 'downloading' || r.report.progress >= 100) {
+      log(`${r.deviceId}: firmware ${r.version} ${step}${'error' in r.report ? `: ${r.report.error}` : ''}`);
+    }
+  });
   fleet.on('command', (c) =>
     log(
       `${c.deviceId}: command ${c.id} ${c.command} ${JSON.stringify(c.params)} → ${c.outcome.ok ? 'ok' : c.outcome.error}`,

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
+import { downloadPackage, otaOrderOf, type OtaOrder, type OtaReport } from './ota.ts';
 import {
   CONSTANTS,
   DeviceCommandMessageSchema,
@@ -100,6 +101,20 @@ export interface DeviceOptions {
   clean?: boolean;
   /** Publish the sub-devices' status (battery, signal) on their topics. Default true. */
   subDeviceStatus?: boolean;
+  /** The server's HTTP address, for firmware downloads (`ota`); unset: `ota` is refused. */
+  httpUrl?: string;
+  /** Share (0–1) of firmware upgrades that fail while installing ("flash write error"). Default 0. */
+  otaFailureRate?: number;
+  /** Random numbers for the failures (the fleet passes a seeded one). Default Math.random. */
+  random?: () => number;
+}
+
+/** A firmware upgrade's step, as the device reported it. */
+export interface OtaRecord {
+  deviceId: string;
+  commandId: number;
+  version: string;
+  report: OtaReport | { state: 'restarted'; fw: string };
 }
 
 export interface SimDeviceEvents {
@@ -108,6 +123,7 @@ export interface SimDeviceEvents {
   connect: [string];
   disconnect: [string];
   warning: [string];
+  ota: [OtaRecord];
 }
 
 export class SimDevice extends EventEmitter<SimDeviceEvents> {
@@ -132,6 +148,10 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
   private online = false;
   private lastError = '';
   private connectWaiters: (() => void)[] = [];
+  /** The firmware installed over the air (the catalogue's version until then). */
+  private firmware: string | undefined;
+  /** The `ota` command being carried out. */
+  private upgrading: number | null = null;
 
   constructor(private readonly o: DeviceOptions) {
     super();
@@ -145,6 +165,11 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
 
   get connected(): boolean {
     return this.client?.connected ?? false;
+  }
+
+  /** The firmware version the device reports. */
+  get firmwareVersion(): string | undefined {
+    return this.firmware ?? (this.behaviour.status() as { fw?: string }).fw;
   }
 
   get isRunning(): boolean {
@@ -281,10 +306,13 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
     for (const w of waiters) w();
   }
 
+  private statusFields(): Record<string, unknown> {
+    return { ...this.behaviour.status(), ...(this.firmware ? { fw: this.firmware } : {}) };
+  }
+
   private publishStatus(online: boolean): Promise<void>[] {
     const done: Promise<void>[] = [];
-    const fields = online ? this.behaviour.status() : {};
-    done.push(this.publish(this.id, 'status', { online, ...fields }, 1, true));
+    done.push(this.publish(this.id, 'status', { online, ...(online ? this.statusFields() : {}) }, 1, true));
     if (this.o.subDeviceStatus ?? true) {
       for (const [id, sub] of this.subs) {
         if (!this.paired.has(id)) continue;
@@ -425,9 +453,56 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
     });
     const ack = this.publish(this.id, 'ack', { id: cmd.id, ...outcome }, 1);
     if (cmd.command === 'restart' && outcome.ok && !seen) void ack.then(() => this.restart());
+    if (cmd.command === 'ota' && outcome.ok && !seen) {
+      const order = otaOrderOf(cmd.params);
+      if (typeof order !== 'string') void ack.then(() => this.upgrade(cmd.id, order));
+    }
+  }
+
+  /**
+   * Carries out an `ota` command: downloads (resuming a broken download), checks, installs and
+   * restarts on the new version, reporting each step in its status. A configured share of
+   * upgrades fails while installing and keeps the old version.
+   */
+  private async upgrade(commandId: number, order: OtaOrder): Promise<void> {
+    this.upgrading = commandId;
+    const record = (report: OtaRecord['report']) =>
+      this.emit('ota', { deviceId: this.id, commandId, version: order.version, report });
+    const report = (r: OtaReport) => {
+      record(r);
+      if (this.connected && !this.restarting) {
+        void this.publish(
+          this.id,
+          'status',
+          { online: true, ...this.statusFields(), ota: { id: commandId, ...r } },
+          1,
+          true,
+        );
+      }
+    };
+    try {
+      await downloadPackage(order, { base: this.o.httpUrl ?? '', report });
+      if ((this.o.random ?? Math.random)() < (this.o.otaFailureRate ?? 0)) throw new Error('flash write error');
+      report({ state: 'installing' });
+      await this.restart(() => {
+        this.firmware = order.version;
+      });
+      record({ state: 'restarted', fw: order.version });
+    } catch (error) {
+      report({ state: 'failed', error: (error instanceof Error ? error.message : String(error)).slice(0, 200) });
+    } finally {
+      this.upgrading = null;
+    }
   }
 
   private execute(cmd: DeviceCommandMessage): CommandOutcome {
+    if (cmd.command === 'ota') {
+      const order = otaOrderOf(cmd.params);
+      if (typeof order === 'string') return { ok: false, error: order };
+      if (!this.o.httpUrl) return { ok: false, error: 'no HTTP address for downloads' };
+      if (this.upgrading !== null) return { ok: false, error: 'busy: another upgrade is under way' };
+      return { ok: true };
+    }
     if (cmd.command === 'interval') {
       const interval = cmd.params.interval;
       if (
@@ -458,11 +533,12 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
   }
 
   /** Off line for a moment, as after a reboot: a clean disconnect, then a new connection. */
-  private async restart(): Promise<void> {
+  private async restart(whileOff?: () => void): Promise<void> {
     if (!this.running || this.restarting) return;
     this.restarting = true;
     await this.closeClient('silent');
     await new Promise((r) => setTimeout(r, this.o.restartDelayMs ?? 2000));
+    whileOff?.();
     this.restarting = false;
     if (this.running) this.openClient();
   }

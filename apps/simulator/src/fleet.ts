@@ -10,7 +10,7 @@ import {
 } from './behaviours.ts';
 import { oneOfEach, parseDeviceCounts, planFleet, type DeviceCount, type FleetPlan } from './catalogue.ts';
 import { SimClock, type TsMode } from './clock.ts';
-import { SimDevice, type CommandRecord, type SentMessage, type StopMode } from './device.ts';
+import { SimDevice, type CommandRecord, type OtaRecord, type SentMessage, type StopMode } from './device.ts';
 import { Rng } from './random.ts';
 import { buildScenario, parseScenarios, type ScenarioRequest, type ScheduledScenario } from './scenarios.ts';
 import { newRunSalt, secretsFor, type Secrets } from './secrets.ts';
@@ -67,6 +67,10 @@ export interface FleetOptions {
   protocolVersion?: 4 | 5;
   /** Sub-devices' status on their topics, published by their host. Default true. */
   subDeviceStatus?: boolean;
+  /** The server's HTTP address, where devices download firmware (`ota`); unset: they refuse `ota`. */
+  httpUrl?: string;
+  /** Share (0–1) of firmware upgrades that fail while installing. Default 0. */
+  otaFailureRate?: number;
   /** The wall clock (tests). */
   realNow?: () => number;
 }
@@ -86,6 +90,7 @@ export interface FleetEvents {
   disconnect: [string];
   scenario: [ScenarioEvent];
   warning: [string];
+  ota: [OtaRecord];
 }
 
 export interface FleetStats {
@@ -164,12 +169,19 @@ export class Fleet extends EventEmitter<FleetEvents> {
         ...(o.restartDelayMs !== undefined ? { restartDelayMs: o.restartDelayMs } : {}),
         ...(o.protocolVersion !== undefined ? { protocolVersion: o.protocolVersion } : {}),
         ...(o.subDeviceStatus !== undefined ? { subDeviceStatus: o.subDeviceStatus } : {}),
+        ...(o.httpUrl !== undefined ? { httpUrl: o.httpUrl } : {}),
+        ...(o.otaFailureRate !== undefined ? { otaFailureRate: o.otaFailureRate } : {}),
+        random: (
+          (rng) => () =>
+            rng.next()
+        )(this.rng.derive(`ota:${d.id}`)),
       });
       device.on('sent', (m) => this.onSent(m));
       device.on('command', (c) => this.emit('command', c));
       device.on('connect', (id) => this.emit('connect', id));
       device.on('disconnect', (id) => this.emit('disconnect', id));
       device.on('warning', (w) => this.emit('warning', w));
+      device.on('ota', (r) => this.emit('ota', r));
       devices.set(d.id, device);
     }
     this.devices = devices;

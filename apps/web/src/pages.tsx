@@ -28,6 +28,9 @@ const BUILT: Record<string, Page> = {
   dailyReportList: lazy(() => import('./features/sleep-report/DailyReportListPage.tsx')),
   dailyReportDetails: lazy(() => import('./features/sleep-report/DailyReportPage.tsx')),
   monthReport: lazy(() => import('./features/sleep-report/MonthReportPage.tsx')),
+  appVersionDeployment: lazy(() => import('./features/app-release/AppVersionPage.tsx')),
+  versionDeployment: lazy(() => import('./features/app-release/H5VersionPage.tsx')),
+  hardSoftUpload: lazy(() => import('./features/firmware/FirmwarePage.tsx')),
 };
 
 // Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.

@@ -11,6 +11,7 @@ export * from './domain.ts';
 export * from './alarms.ts';
 export * from './socket-constants.ts';
 export * from './monitor-constants.ts';
+export * from './firmware-constants.ts';
 export * from './roles.ts';
 export * from './status.ts';
 export * from './password-rules.ts';
@@ -41,3 +42,6 @@ export type {
   ReportUser,
   SleepSetting,
 } from './calls/reports.ts';
+export type { Firmware, GreyDevice, Rollout, UpgradeCounts, UpgradeRow } from './calls/firmware.ts';
+export * from './app-version-constants.ts';
+export type { AppPackage, AppVersion, H5Version, LastVersion, ReleaseFile } from './calls/app-versions.ts';

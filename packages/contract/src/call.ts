@@ -101,3 +101,16 @@ export interface BinaryBody {
   /** Content-addressed public files (logos) may be cached; anything else, such as exports of tenant data, never is. */
   immutable?: boolean;
 }
+
+/**
+ * What a binary call answers for a file too large to hold (an app package of up to 200 MB): its
+ * bytes as they are read, sent on as they come, never whole in memory.
+ */
+export interface StreamedBody {
+  contentType: string;
+  stream: AsyncIterable<Uint8Array>;
+  /** Bytes the stream yields (sent as Content-Length). */
+  size: number;
+  filename?: string;
+  immutable?: boolean;
+}

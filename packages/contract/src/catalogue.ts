@@ -10,10 +10,12 @@ import {
   restProviderPwd,
 } from './calls/provider.ts';
 import { alarmCalls } from './calls/alarms.ts';
+import { appVersionCalls } from './calls/app-versions.ts';
 import { monitorCalls } from './calls/monitor.ts';
 import { caregiverCalls } from './calls/caregivers.ts';
 import { deviceCalls } from './calls/devices.ts';
 import { facilityCalls } from './calls/facility.ts';
+import { firmwareCalls } from './calls/firmware.ts';
 import { originDataCalls } from './calls/origin-data.ts';
 import { reportCalls } from './calls/reports.ts';
 import { residentCalls } from './calls/residents.ts';
@@ -53,6 +55,8 @@ export const calls = {
   ...alarmCalls,
   ...monitorCalls,
   ...reportCalls,
+  ...firmwareCalls,
+  ...appVersionCalls,
 } as const satisfies Record<string, CallDef>;
 
 export type Calls = typeof calls;

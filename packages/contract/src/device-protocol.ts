@@ -106,6 +106,9 @@ export const DEVICE_EVENT_NAMES: readonly string[] = [
   'mat',
 ];
 
+/** What a device reports of an upgrade under way, in its `status` (docs/device-protocol.md). */
+export const OTA_DEVICE_STATES = ['downloading', 'verifying', 'installing', 'failed'] as const;
+
 /**
  * Retained; the last will is the same topic with `online: false`. `seq` is optional here: a
  * last will is written at connect time, and status is state (the latest `ts` wins), so it is
@@ -119,6 +122,15 @@ export const DeviceStatusSchema = z.strictObject({
   signal: z.number().int().min(-150).max(100).optional().describe('dBm (negative) or 0–100 bars, as the model reports'),
   fw: z.string().min(1).max(64).optional().describe('Firmware version'),
   hw: z.string().min(1).max(64).optional().describe('Hardware version'),
+  ota: z
+    .strictObject({
+      id: z.number().int().min(1).describe('The `ota` command being carried out'),
+      state: z.enum(OTA_DEVICE_STATES),
+      progress: percent.optional().describe('Per cent of the download'),
+      error: z.string().max(200).optional().describe('Why, when failed'),
+    })
+    .optional()
+    .describe('A firmware upgrade under way: see "Firmware over the air" below'),
 });
 export type DeviceStatus = z.infer<typeof DeviceStatusSchema>;
 

@@ -161,7 +161,7 @@ export const ALG_MODE_KINDS: readonly DeviceKind[] = ['sleep_monitor', 'fall_rad
 export const DEVICE_COMM_MODES = ['wifi', 'nb-iot', '4g', 'zigbee', 'lora', 'ble', 'ethernet'] as const;
 export type DeviceCommMode = (typeof DEVICE_COMM_MODES)[number];
 /** Commands queued for the device gateway. */
-export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init'] as const;
+export const DEVICE_COMMANDS = ['restart', 'interval', 'alg_mode', 'force_init', 'ota'] as const;
 export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
 export const DEVICE_COMMAND_STATES = [
   'pending',

@@ -910,3 +910,146 @@ export const saveBedSleepSetting: EndpointOf<Calls['saveBedSleepSetting']> = {
   input: 'json',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'],
 };
+export const firmwarePageList: EndpointOf<Calls['firmwarePageList']> = {
+  method: 'POST',
+  path: '/firmware/pageList/get',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const firmwareUpload: EndpointOf<Calls['firmwareUpload']> = {
+  method: 'POST',
+  path: '/firmware/uploadFile',
+  input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const greyDevicePost: EndpointOf<Calls['greyDevicePost']> = {
+  method: 'POST',
+  path: '/firmware/grayDevice/post',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const firmwarePost: EndpointOf<Calls['firmwarePost']> = {
+  method: 'POST',
+  path: '/firmware/post',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const firmwareUpdate: EndpointOf<Calls['firmwareUpdate']> = {
+  method: 'GET',
+  path: '/firmware/update',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const greyDeviceDelete: EndpointOf<Calls['greyDeviceDelete']> = {
+  method: 'GET',
+  path: '/firmware/grayDevice/delete',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const greyDeviceList: EndpointOf<Calls['greyDeviceList']> = {
+  method: 'GET',
+  path: '/firmware/grayDeviceList/get',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const firmwareUpgradeList: EndpointOf<Calls['firmwareUpgradeList']> = {
+  method: 'POST',
+  path: '/firmware/upgradeList',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const firmwareDelete: EndpointOf<Calls['firmwareDelete']> = {
+  method: 'GET',
+  path: '/firmware/delete',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appVersionList: EndpointOf<Calls['appVersionList']> = {
+  method: 'POST',
+  path: '/version/apph5version/list',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appPackageUpload: EndpointOf<Calls['appPackageUpload']> = {
+  method: 'POST',
+  path: '/version/apph5version/upload',
+  input: 'multipart',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+  creates: true,
+};
+export const appVersionAdd: EndpointOf<Calls['appVersionAdd']> = {
+  method: 'POST',
+  path: '/version/apph5version/add',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+  creates: true,
+};
+export const appVersionAddWithH5: EndpointOf<Calls['appVersionAddWithH5']> = {
+  method: 'POST',
+  path: '/version/apph5version/addAppH5',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+  creates: true,
+};
+export const appVersionUpdateStatus: EndpointOf<Calls['appVersionUpdateStatus']> = {
+  method: 'POST',
+  path: '/version/apph5version/updateStatus',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appVersionReleaseList: EndpointOf<Calls['appVersionReleaseList']> = {
+  method: 'GET',
+  path: '/version/apph5version/releaseList',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appVersionOffShelf: EndpointOf<Calls['appVersionOffShelf']> = {
+  method: 'POST',
+  path: '/version/apph5version/offShelf',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appVersionDelete: EndpointOf<Calls['appVersionDelete']> = {
+  method: 'DELETE',
+  path: '/version/apph5version/delete',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const h5VersionList: EndpointOf<Calls['h5VersionList']> = {
+  method: 'POST',
+  path: '/version/apph5version/h5List',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const h5VersionAdd: EndpointOf<Calls['h5VersionAdd']> = {
+  method: 'POST',
+  path: '/version/apph5version/addH5',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+  creates: true,
+};
+export const h5VersionUpdate: EndpointOf<Calls['h5VersionUpdate']> = {
+  method: 'POST',
+  path: '/version/apph5version/updateH5',
+  input: 'json',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const h5VersionDelete: EndpointOf<Calls['h5VersionDelete']> = {
+  method: 'DELETE',
+  path: '/version/apph5version/deleteH5',
+  input: 'query',
+  auth: ['SUPER_ROLE', 'SENIOR_ROLE'],
+};
+export const appLastVersion: EndpointOf<Calls['appLastVersion']> = {
+  method: 'GET',
+  path: '/fireWare/getLastVersion',
+  input: 'query',
+  auth: 'public',
+};
+export const appPackageDownload: EndpointOf<Calls['appPackageDownload']> = {
+  method: 'GET',
+  path: '/version/apph5version/download',
+  input: 'query',
+  auth: 'public',
+  produces: 'binary',
+};

@@ -32,4 +32,8 @@ export * from './alarms.ts';
 export * from './calls/spreadsheets.ts';
 export * from './calls/origin-data.ts';
 export * from './calls/reports.ts';
+export * from './calls/firmware.ts';
+export * from './calls/app-versions.ts';
+export * from './app-version-constants.ts';
+export * from './firmware-constants.ts';
 export * from './password-rules.ts';

@@ -99,3 +99,13 @@ export class BackgroundPacer {
     }
   }
 }
+
+/**
+ * The pacing of a background job's queries on each database (decision 0028): on PGlite at most a
+ * quarter of the server's thread, held while it is busy; on PostgreSQL the queries run in the
+ * database server, so one at a time without rests.
+ */
+export const backgroundPacer = (database: 'pglite' | 'postgres'): BackgroundPacer =>
+  new BackgroundPacer(
+    database === 'pglite' ? { restRatio: 3, idleShare: 0.2, busyShare: 0.75, maxHoldMs: 2_000 } : { restRatio: 0 },
+  );

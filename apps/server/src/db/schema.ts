@@ -968,3 +968,165 @@ export const firmwarePackageChunks = pgTable(
   },
   (t) => [primaryKey({ name: 'firmware_package_chunk_pk', columns: [t.packageId, t.seq] })],
 );
+
+/** The devices a package's grey release goes to (spec: "whitelist"); chosen before the release. */
+export const firmwareGreyDevices = pgTable(
+  'firmware_grey_device',
+  {
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => firmwarePackages.id, { onDelete: 'cascade' }),
+    deviceRowId: integer('device_row_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    addedBy: integer('added_by'),
+    addedAt: ts('added_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'firmware_grey_device_pk', columns: [t.packageId, t.deviceRowId] })],
+);
+
+/**
+ * A package's release in progress (docs/firmware.md): the grey release to its whitelist, or the
+ * full release in stages. One row per package: a full release after a grey one replaces it.
+ */
+export const firmwareRollouts = pgTable('firmware_rollout', {
+  packageId: integer('package_id')
+    .primaryKey()
+    .references(() => firmwarePackages.id, { onDelete: 'cascade' }),
+  /** grey | full */
+  kind: text('kind').notNull(),
+  /** Cumulative shares of the devices, in per cent, ending at 100 (e.g. 5, 25, 100). */
+  stages: integer('stages').array().notNull(),
+  /** The stage now open (0-based). */
+  stage: smallint('stage').notNull().default(0),
+  /** A stage whose failures pass this share (per cent) of its finished upgrades pauses the rollout. */
+  failureThreshold: smallint('failure_threshold').notNull(),
+  /** running | paused | stopped | done */
+  state: text('state').notNull(),
+  /** Why a paused rollout paused: admin | failures */
+  pausedReason: text('paused_reason'),
+  /** Upgrade devices whose bed is occupied in its sleep window instead of deferring them. */
+  forceOccupied: boolean('force_occupied').notNull().default(false),
+  startedBy: integer('started_by'),
+  startedAt: ts('started_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** One device's upgrade to one package: its stage, state and progress, as the device reports it. */
+export const firmwareUpgrades = pgTable(
+  'firmware_upgrade',
+  {
+    id: serial('id').primaryKey(),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => firmwarePackages.id, { onDelete: 'cascade' }),
+    deviceRowId: integer('device_row_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    stage: smallint('stage').notNull(),
+    /** pending | deferred | sent | downloading | installing | succeeded | failed | cancelled */
+    state: text('state').notNull(),
+    progress: smallint('progress').notNull().default(0),
+    fromVersion: text('from_version'),
+    /** The `ota` command that carries this upgrade to the device. */
+    commandId: integer('command_id'),
+    /** The secret in the device's download address; valid until `linkExpiresAt`, for this device only. */
+    downloadToken: text('download_token'),
+    linkExpiresAt: ts('link_expires_at'),
+    error: text('error'),
+    updatedAt: ts('updated_at').notNull(),
+    sentAt: ts('sent_at'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('firmware_upgrade_device').on(t.packageId, t.deviceRowId),
+    index('firmware_upgrade_state').on(t.packageId, t.state),
+    index('firmware_upgrade_device_row').on(t.deviceRowId),
+    uniqueIndex('firmware_upgrade_token').on(t.downloadToken),
+  ],
+);
+
+/**
+ * A file uploaded for an app release (issue 12, docs/app-releases.md): an Android package (`apk`)
+ * or an H5 package (`h5`, a zip of the app's pages), checked to be a whole zip archive. Its bytes
+ * are in `app_package_chunk`. Platform-wide; releases point at it, and an upload no release uses
+ * is deleted a day later.
+ */
+export const appPackages = pgTable('app_package', {
+  id: serial('id').primaryKey(),
+  /** apk | h5 */
+  kind: text('kind').notNull(),
+  fileName: text('file_name').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  /** Lower-case hex. */
+  sha256: text('sha256').notNull(),
+  uploadedBy: integer('uploaded_by'),
+  uploadedAt: ts('uploaded_at').notNull(),
+});
+
+/** An app package's bytes in order, 1 MB a row (shaped like firmware_package_chunk); deleted with the package. */
+export const appPackageChunks = pgTable(
+  'app_package_chunk',
+  {
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => appPackages.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ name: 'app_package_chunk_pk', columns: [t.packageId, t.seq] })],
+);
+
+/** An H5 package release: unpublished → published → offShelf. Version names are unique. */
+export const h5Versions = pgTable(
+  'h5_version',
+  {
+    id: serial('id').primaryKey(),
+    versionName: text('version_name').notNull(),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => appPackages.id),
+    /** unpublished | published | offShelf */
+    state: text('state').notNull().default('unpublished'),
+    createdBy: integer('created_by'),
+    uploadedAt: ts('uploaded_at').notNull(),
+    publishedAt: ts('published_at'),
+    offShelfAt: ts('off_shelf_at'),
+  },
+  (t) => [uniqueIndex('h5_version_name').on(t.versionName), index('h5_version_package').on(t.packageId)],
+);
+
+/**
+ * A version of the companion app for one platform: unpublished → published → offShelf. The build
+ * number is digits without leading zeros (up to 20, compared as a number), unique per platform.
+ */
+export const appVersions = pgTable(
+  'app_version',
+  {
+    id: serial('id').primaryKey(),
+    /** ios | android */
+    platform: text('platform').notNull(),
+    versionName: text('version_name').notNull(),
+    buildNumber: text('build_number').notNull(),
+    notes: text('notes').notNull(),
+    storeUrl: text('store_url'),
+    packageId: integer('package_id').references(() => appPackages.id),
+    /** The H5 package released with this version (addAppH5). */
+    h5VersionId: integer('h5_version_id').references(() => h5Versions.id, { onDelete: 'set null' }),
+    force: boolean('force').notNull().default(false),
+    /** unpublished | published | offShelf */
+    state: text('state').notNull().default('unpublished'),
+    createdBy: integer('created_by'),
+    uploadedAt: ts('uploaded_at').notNull(),
+    publishedAt: ts('published_at'),
+    offShelfAt: ts('off_shelf_at'),
+  },
+  (t) => [
+    uniqueIndex('app_version_build').on(t.platform, t.buildNumber),
+    index('app_version_state').on(t.platform, t.state),
+    index('app_version_package').on(t.packageId),
+  ],
+);

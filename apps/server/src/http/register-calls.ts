@@ -7,6 +7,7 @@ import {
   Status,
   translate,
   type BinaryBody,
+  type StreamedBody,
   type CallDef,
   type CallName,
   type CallParsed,
@@ -16,6 +17,7 @@ import {
   type Language,
   type MessageKey,
 } from '@vigil/contract';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fileTooLarge } from '../core/app-error.ts';
 import { discardUploads, readMultipart } from './uploads.ts';
@@ -70,14 +72,14 @@ const fieldOf = (error: AppError): { field?: string } => {
   return field ? { field } : {};
 };
 
-const rawInput = async (call: CallDef, request: FastifyRequest): Promise<unknown> => {
+const rawInput = async (call: CallDef, request: FastifyRequest, uploadLimit: number | undefined): Promise<unknown> => {
   switch (call.input) {
     case 'query':
       return request.query ?? {};
     case 'multipart':
       if (!request.isMultipart()) return {};
       // Files are streamed to temporary files, deleted when the call is answered (see registerCalls).
-      return readMultipart(request, call.maxUploadBytes ?? MAX_UPLOAD_BYTES);
+      return readMultipart(request, uploadLimit ?? call.maxUploadBytes ?? MAX_UPLOAD_BYTES);
     default:
       return request.body ?? {};
   }
@@ -116,7 +118,7 @@ const authorise = async (
   return caller;
 };
 
-const sendBinary = (reply: FastifyReply, body: BinaryBody) => {
+const sendBinary = (reply: FastifyReply, body: BinaryBody | StreamedBody) => {
   reply.header('Content-Type', body.contentType);
   reply.header('Cache-Control', body.immutable ? 'public, max-age=86400, immutable' : 'private, no-store');
   reply.header('X-Content-Type-Options', 'nosniff');
@@ -127,6 +129,11 @@ const sendBinary = (reply: FastifyReply, body: BinaryBody) => {
       'Content-Disposition',
       `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(body.filename)}`,
     );
+  }
+  if ('stream' in body) {
+    // A large file goes out as it is read (app packages), never whole in memory.
+    reply.header('Content-Length', String(body.size));
+    return reply.send(Readable.from(body.stream));
   }
   return reply.send(Buffer.from(body.bytes));
 };
@@ -141,6 +148,8 @@ export const registerCalls = (
   authenticator: Authenticator,
   observer: CallObserver,
   idempotency?: IdempotencyGuard,
+  /** Upload limits set by configuration (FIRMWARE_MAX_BYTES), in place of the calls' declared ones. */
+  uploadLimits: Partial<Record<CallName, number>> = {},
 ): void => {
   for (const [name, call] of Object.entries(calls) as [CallName, CallDef][]) {
     const handler = handlers[name] as unknown as Handler<CallDef>;
@@ -163,7 +172,7 @@ export const registerCalls = (
         let inner: number = Status.OK;
         try {
           const caller = await authorise(call, tokenOf(request), authenticator);
-          const raw = await rawInput(call, request);
+          const raw = await rawInput(call, request, uploadLimits[name]);
           const parsed = call.request.safeParse(raw);
           if (!parsed.success) {
             const first = parsed.error.issues[0];
@@ -205,7 +214,7 @@ export const registerCalls = (
             return reply.code(answer.httpStatus).send(answer.body);
           }
           const data = await handler(parsed.data, ctx);
-          if (call.produces === 'binary') return sendBinary(reply, data as BinaryBody);
+          if (call.produces === 'binary') return sendBinary(reply, data as BinaryBody | StreamedBody);
           const body: Envelope<unknown> = { status: Status.OK, msg: translate(lang, 'ok'), data: data ?? null };
           return reply.send(body);
         } catch (error) {

@@ -120,6 +120,7 @@ const NEVER_SUCCEEDS: Record<string, string> = {
   deviceBatchAdd: 'the probe’s upload is not a device sheet',
   heHostBatchAdd: 'the probe’s upload is not a gateway host sheet',
   heInfraredBatchAdd: 'the probe’s upload is not an infrared detector sheet',
+  firmwareDelete: 'the probes release packages 1 and 2 before they reach delete, which removes unpublished ones only',
 };
 
 const mustOk = <T extends { status: number; msg: string; data: unknown }>(

@@ -9,7 +9,8 @@
  */
 import { defaultBedRules } from '../modules/alarms/bed-alarm-settings.service.ts';
 import { encodePng } from '../modules/system/png-fixture.ts';
-import { randomUUID } from 'node:crypto';
+import { zipSync } from 'fflate';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CallDef } from '@vigil/contract';
 import { inArray, is, or, sql, type SQL } from 'drizzle-orm';
 import { getTableConfig, PgTable, type PgColumn } from 'drizzle-orm/pg-core';
@@ -75,6 +76,11 @@ export const ID_KIND_BY_TAG: Record<string, RefKind | string> = {
   // By-id resident calls: the own one is checked in, so deleteById never removes it.
   resident: 'residentById',
   alarm: 'alarm',
+  // App and H5 releases: rows of the platform itself (see platformChoices).
+  appVersion: 'platform:appVersion',
+  h5Version: 'platform:h5Version',
+  // Firmware packages: platform rows too; the devices they go to are tenant rows (deviceIds).
+  firmware: 'platform:firmware',
 };
 
 /**
@@ -111,6 +117,11 @@ export const REFERENCE_FIELDS = {
   caregiverIds: 'objects:caregiver',
   // Branding: a stored logo file (its address, /system/file?id=…).
   logoUrl: 'object:logo',
+  // App releases: an uploaded package, a row of the platform itself (see platformChoices).
+  fileId: 'platform:appPackage',
+  h5FileId: 'platform:appPackage',
+  // Firmware: the devices of a package's whitelist, by device ID.
+  deviceIds: 'objects:deviceCode',
 } as const;
 
 /** Strings of a fixed form that sampleString cannot guess, by field name (fresh on every build). */
@@ -120,10 +131,23 @@ const FIELD_SAMPLES: Record<string, () => string> = {
   wakeTime: () => '06:30',
   // Raw data days (original data calls): today, in UTC, the day the devices seed writes raw rows on.
   day: () => new Date().toISOString().slice(0, 10),
-  // Sleep report calls: a night and a month (reports seeded or not, the caller's scope decides).
-  date: () => new Date().toISOString().slice(0, 10),
-  month: () => new Date().toISOString().slice(0, 7),
+  // Sleep report calls: yesterday's night, ended at any time of day (tenancy-reports.ts seeds it),
+  // and its month (reports seeded or not, the caller's scope decides).
+  date: () => reportNight(),
+  month: () => reportNight().slice(0, 7),
+  // App releases: versions and builds fresh on every build, builds rising (a published build must be higher).
+  versionName: () => `1.0.${++counter}`,
+  h5VersionName: () => `2.0.${++counter}`,
+  buildNumber: () => String(++counter),
+  // Firmware uploads: versions rising (a new one must be higher than those released), and the
+  // MD5 of the sample package the upload sends.
+  version: () => `1.${++counter}`,
+  md5: () => FIRMWARE_SAMPLE_MD5,
 };
+
+/** The night the report probes ask for and the matrix seeds: yesterday's (UTC), over whatever the hour. */
+export const reportNight = (now = new Date()): string =>
+  new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
 
 /** Objects with no references inside, by field name: probed with a valid value (or left out when optional). */
 const OBJECT_SAMPLES: Record<string, unknown> = {
@@ -131,6 +155,8 @@ const OBJECT_SAMPLES: Record<string, unknown> = {
   alertTypeL2: { pc: true, globalVoiceWay: 2 },
   levelMap: { DOOR: 2 },
   rules: defaultBedRules(),
+  // Firmware: a full release's stages (cumulative per cent).
+  stages: [10, 100],
 };
 
 /** Object fields that name other rows: the kind of row, and the object around a list of their ids. */
@@ -199,6 +225,37 @@ const fixed = (label: string, value: unknown): Choice => ({ label, make: () => v
 /** Reference values that stay inside the caller's own tenant. */
 const HAPPY_LABELS = new Set(['own-spare-provider', 'own-spare-account', 'own-domain', 'fresh-userName', '[]']);
 const omitted: Choice = { label: '\u2205', make: () => OMIT };
+
+/**
+ * Rows of the platform itself (app versions, H5 packages, their uploads): no tenant owns one, so
+ * there is no other tenant's row to probe with. Probed with the first ids, which the platform
+ * administrator's own earlier probes of the same domain create (calls run in catalogue order:
+ * upload, add, publish, take down, delete), so the calls are seen to succeed as well as to hold.
+ */
+const PLATFORM_ROW_IDS = [1, 2];
+const platformChoices = (kind: string): Choice[] =>
+  PLATFORM_ROW_IDS.map((id) => fixed(`${kind.replace(':', '-')}-${id}`, id));
+
+/** A small zip archive, as package uploads must be. */
+const sampleZip = (entry: string): Uint8Array => zipSync({ [entry]: new TextEncoder().encode('probe') });
+/** The firmware package every probe uploads (a real zip, so the upload's checks pass). */
+const FIRMWARE_SAMPLE = sampleZip('firmware.bin');
+const FIRMWARE_SAMPLE_MD5 = createHash('md5').update(FIRMWARE_SAMPLE).digest('hex');
+
+/** Multipart package uploads: a file of each kind, in the order of the call's kind enum. */
+const PACKAGE_UPLOADS: Record<string, Choice[]> = {
+  firmwareUpload: [
+    fixed('firmware-zip', { filename: 'firmware.zip', mimetype: 'application/zip', bytes: FIRMWARE_SAMPLE }),
+  ],
+  appPackageUpload: [
+    fixed('apk', {
+      filename: 'app.apk',
+      mimetype: 'application/vnd.android.package-archive',
+      bytes: sampleZip('AndroidManifest.xml'),
+    }),
+    fixed('h5-zip', { filename: 'h5.zip', mimetype: 'application/zip', bytes: sampleZip('index.html') }),
+  ],
+};
 
 let counter = 0;
 /** Unique letters-and-digits strings, never containing the marker. */
@@ -317,7 +374,9 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
               ? [...providerChoices, fixed('own-spare-provider', own.providerId)]
               : kind === 'account'
                 ? [...accountChoices, fixed('own-spare-account', own.accountId)]
-                : objectChoices(kind, false);
+                : kind.startsWith('platform:')
+                  ? platformChoices(kind)
+                  : objectChoices(kind, false);
           break;
         }
         case 'provider':
@@ -346,6 +405,10 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
         }
         default: {
           const [form, kind] = ref.split(':');
+          if (form === 'platform' && kind) {
+            choices = platformChoices(ref);
+            break;
+          }
           if ((form !== 'object' && form !== 'objects') || !kind) {
             throw teach(name, field, `unknown reference kind ${ref}`);
           }
@@ -422,6 +485,10 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
           rotate(field, [fixed(JSON.stringify(listDefault), listDefault)]);
           break;
         }
+        if (field in OBJECT_SAMPLES) {
+          rotate(field, maybeOmit([fixed(field, OBJECT_SAMPLES[field])]));
+          break;
+        }
         if ((node.minItems ?? 0) > 0) throw teach(name, field, 'non-empty array of unknown items');
         rotate(field, maybeOmit([fixed('[]', [])]));
         break;
@@ -445,6 +512,11 @@ const dimensionsOf = (name: string, call: CallDef, refs: ProbeRefs): Dim[] => {
               ),
             ],
           });
+          break;
+        }
+        if (call.input === 'multipart' && name in PACKAGE_UPLOADS) {
+          // A real zip of each kind, in step with the kind field's values (its enum order).
+          rotate(field, PACKAGE_UPLOADS[name] ?? []);
           break;
         }
         if (call.input === 'multipart' && Object.keys(node).length === 0) {
@@ -561,6 +633,9 @@ export const TENANT_FREE_TABLES = new Set([
   'device_live_state',
   'alarm_spell',
   'firmware_package_chunk',
+  'app_package_chunk',
+  // A package's rollout: platform-wide; the devices it reaches are its upgrades (provider_id).
+  'firmware_rollout',
 ]);
 
 const PROVIDER_COLUMN = /(^|_)provider_id$/;

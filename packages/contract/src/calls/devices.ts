@@ -17,6 +17,7 @@ import { defineCall, type CallDef } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
 import { PAIRING_COMMANDS } from '../device-protocol.ts';
 import { DEVICE_KINDS, DEVICE_TYPES } from '../device-types.ts';
+import { UPGRADE_STATES } from '../firmware-constants.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
 
 /**
@@ -169,6 +170,14 @@ export const DeviceRowSchema = z.object({
   thirdPartyId: z.string().nullable().describe('Registration on the operator IoT platform'),
   thirdPartyStatus: z.enum(['online', 'offline', 'unknown']).nullable(),
   thirdPartySyncTime: time.nullable(),
+  firmwareUpgrade: z
+    .object({
+      version: z.string().describe('The version it is upgraded to'),
+      state: z.enum(UPGRADE_STATES),
+      progress: z.number().int().describe('Per cent of the download'),
+    })
+    .nullable()
+    .describe('Its latest firmware upgrade (docs/firmware.md), or null when it never had one'),
   pendingCommands: z
     .array(z.enum([...DEVICE_COMMANDS, ...PAIRING_COMMANDS]))
     .describe(

@@ -17,6 +17,9 @@ export const LiveVitalsSchema = z.object({
   breathRate: z.number().int().nullable().describe('Breaths per minute; null or 0: not measured'),
   move: z.number().int().nullable().describe('Body movement of the latest sample (0 still)'),
   ts: z.number().int().nullable().describe('When the latest sample was received, Unix seconds'),
+  upgrading: z
+    .boolean()
+    .describe('A firmware upgrade is under way (docs/firmware.md): the monitor may restart, monitoring is paused'),
 });
 export type LiveVitals = z.infer<typeof LiveVitalsSchema>;
 

@@ -1,9 +1,11 @@
 import { alarmLabelMessages } from './domains/alarm-labels.ts';
+import { appVersionMessages } from './domains/app-versions.ts';
 import { alarmMessages } from './domains/alarms.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
 import { reportMessages } from './domains/reports.ts';
+import { firmwareMessages } from './domains/firmware.ts';
 import { facilityMessages } from './domains/facility.ts';
 import { monitorMessages } from './domains/monitor.ts';
 import { residentMessages } from './domains/residents.ts';
@@ -102,11 +104,13 @@ export const enUS = {
   ...deviceMessages.en,
   ...originDataMessages.en,
   ...reportMessages.en,
+  ...firmwareMessages.en,
   ...caregiverMessages.en,
   ...spreadsheetMessages.en,
   ...alarmMessages.en,
   ...alarmLabelMessages.en,
   ...monitorMessages.en,
+  ...appVersionMessages.en,
 } as const;
 
 export type MessageKey = keyof typeof enUS;

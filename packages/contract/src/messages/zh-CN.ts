@@ -1,10 +1,12 @@
 import type { MessageKey } from './en-US.ts';
 import { alarmLabelMessages } from './domains/alarm-labels.ts';
+import { appVersionMessages } from './domains/app-versions.ts';
 import { alarmMessages } from './domains/alarms.ts';
 import { caregiverMessages } from './domains/caregivers.ts';
 import { deviceMessages } from './domains/devices.ts';
 import { originDataMessages } from './domains/origin-data.ts';
 import { reportMessages } from './domains/reports.ts';
+import { firmwareMessages } from './domains/firmware.ts';
 import { facilityMessages } from './domains/facility.ts';
 import { monitorMessages } from './domains/monitor.ts';
 import { residentMessages } from './domains/residents.ts';
@@ -102,9 +104,11 @@ export const zhCN: Record<MessageKey, string> = {
   ...deviceMessages.zh,
   ...originDataMessages.zh,
   ...reportMessages.zh,
+  ...firmwareMessages.zh,
   ...caregiverMessages.zh,
   ...spreadsheetMessages.zh,
   ...alarmMessages.zh,
   ...alarmLabelMessages.zh,
   ...monitorMessages.zh,
+  ...appVersionMessages.zh,
 };

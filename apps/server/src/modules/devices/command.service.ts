@@ -27,6 +27,15 @@ export const isPairingCommand = (command: string): command is PairingCommand =>
 export const pairingSubject = (row: Pick<CommandRecord, 'command' | 'payload'>): string | null =>
   isPairingCommand(row.command) && typeof row.payload.deviceId === 'string' ? row.payload.deviceId : null;
 
+/** A device's answer that moved one of its commands to acked or failed. */
+export interface CommandAnswer {
+  commandId: number;
+  command: string;
+  deviceId: string;
+  ok: boolean;
+  error?: string;
+}
+
 export interface CommandReceipt<C extends AnyCommand = AnyCommand> {
   commandId: number;
   command: C;
@@ -74,6 +83,46 @@ export class CommandService {
   onQueued(listener: (deviceId: string) => void): () => void {
     this.queuedListeners.add(listener);
     return () => this.queuedListeners.delete(listener);
+  }
+
+  private readonly answeredListeners = new Set<(answer: CommandAnswer) => void>();
+
+  /** Called after a device's answer changed a command (acked or failed), with the command it answered. */
+  onAnswered(listener: (answer: CommandAnswer) => void): () => void {
+    this.answeredListeners.add(listener);
+    return () => this.answeredListeners.delete(listener);
+  }
+
+  /**
+   * Queues a command the platform itself decides on (a firmware rollout), inside the caller's
+   * transaction: no account, no audit entry here (the rollout keeps its own record). Call
+   * `announce` with the device after the transaction commits, so a connected device gets it at once.
+   */
+  async queueBySystem(
+    tx: Executor,
+    device: Pick<DeviceRecord, 'id' | 'deviceId' | 'providerId'>,
+    command: DeviceCommand,
+    payload: Record<string, unknown>,
+    now: Date,
+  ): Promise<number> {
+    await this.repo.supersede(tx, device.id, command, now);
+    const row = await this.repo.insert(tx, {
+      providerId: device.providerId,
+      deviceRowId: device.id,
+      deviceId: device.deviceId,
+      command,
+      payload,
+      state: 'pending',
+      createdBy: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return row.id;
+  }
+
+  /** Tells the gateway a committed command waits for the device (see queueBySystem). */
+  announce(deviceId: string): void {
+    for (const listener of this.queuedListeners) listener(deviceId);
   }
 
   private queue<C extends DeviceCommand>(
@@ -326,7 +375,14 @@ export class CommandService {
   async acknowledge(deviceId: string, id: number, ok: boolean, error?: string): Promise<boolean> {
     const row = await this.repo.findById(this.db, id);
     if (!row || row.deviceId !== deviceId.toUpperCase()) return false;
-    return ok ? this.markAcked(id) : this.markFailed(id, error?.trim() || 'refused by the device');
+    const reason = error?.trim() || 'refused by the device';
+    const changed = ok ? await this.markAcked(id) : await this.markFailed(id, reason);
+    if (changed) {
+      const answer: CommandAnswer = { commandId: id, command: row.command, deviceId: row.deviceId, ok };
+      if (!ok) answer.error = reason;
+      for (const listener of this.answeredListeners) listener(answer);
+    }
+    return changed;
   }
 
   /** Unanswered commands older than COMMAND_EXPIRY_MS expire; returns how many. */

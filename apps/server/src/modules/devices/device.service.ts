@@ -1,4 +1,5 @@
 import {
+  type UpgradeState,
   CONSTANTS,
   DEVICE_GROUP_NAMES,
   DEVICE_TYPES,
@@ -29,6 +30,7 @@ import {
   typeOf,
 } from './device.policy.ts';
 import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
+import { FirmwareRepository } from '../firmware/firmware.repository.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -79,6 +81,8 @@ class BatchRefused extends Error {}
  */
 export class DeviceService {
   readonly repo = new DeviceRepository();
+  /** Firmware upgrades: the list shows each device's latest. */
+  private readonly upgrades = new FirmwareRepository();
   private readonly stock = new StockRepository();
 
   constructor(
@@ -127,12 +131,24 @@ export class DeviceService {
     // A sub-device's pairing commands are addressed to its host: they are shown with the sub-device.
     const hostIds = [...new Set(rows.flatMap((r) => (r.device.gatewayId === null ? [] : [r.device.gatewayId])))];
     const pairings = await this.commands.openPairingsOf(hostIds, tx);
+    const upgrades = await this.upgrades.latestOf(
+      tx,
+      rows.map((r) => r.device.id),
+    );
     return rows.map((r) =>
-      this.presentRow(r, [...(open.get(r.device.id) ?? []), ...(pairings.get(r.device.deviceId) ?? [])]),
+      this.presentRow(
+        r,
+        [...(open.get(r.device.id) ?? []), ...(pairings.get(r.device.deviceId) ?? [])],
+        upgrades.get(r.device.id) ?? null,
+      ),
     );
   }
 
-  private presentRow(r: DeviceListRecord, pendingCommands: readonly AnyCommand[]) {
+  private presentRow(
+    r: DeviceListRecord,
+    pendingCommands: readonly AnyCommand[],
+    firmwareUpgrade: { version: string; state: UpgradeState; progress: number } | null,
+  ) {
     const d = r.device;
     const type = typeOf(d.typeCode);
     return {
@@ -166,6 +182,7 @@ export class DeviceService {
       thirdPartyId: d.thirdPartyId,
       thirdPartyStatus: d.thirdPartyStatus as 'online' | 'offline' | 'unknown' | null,
       thirdPartySyncTime: d.thirdPartySyncedAt?.toISOString() ?? null,
+      firmwareUpgrade,
       pendingCommands: [...pendingCommands],
       providerId: d.providerId,
       providerName: r.providerName,

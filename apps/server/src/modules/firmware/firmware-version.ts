@@ -4,9 +4,11 @@
  * as 0, so 2.1 and 2.1.0 are the same version. At most 20 characters of digits and dots, as the
  * spec allows for version names.
  */
-const VERSION = /^[vV]?(\d{1,9})(\.\d{1,9}){0,7}$/;
+import { FIRMWARE_VERSION_MAX, FIRMWARE_VERSION_PATTERN } from '@vigil/contract';
 
-export const MAX_VERSION_LENGTH = 20;
+const VERSION = FIRMWARE_VERSION_PATTERN;
+
+export const MAX_VERSION_LENGTH = FIRMWARE_VERSION_MAX;
 
 /** The version's numbers, or null when it is not a dotted version. */
 export function parseFirmwareVersion(text: string): number[] | null {

@@ -5,9 +5,16 @@
  * times the cost.
  */
 import { and, count, eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { firmwarePackageChunks } from '../../db/schema.ts';
 import type { ByteSource } from './zip-check.ts';
+
+/**
+ * A table of 1 MB chunks by owner and order, shaped like `firmware_package_chunk`
+ * (`package_id`, `seq`, `bytes`): firmware packages', and any other large stored file's.
+ */
+export type ChunkTable = PgTable & { packageId: PgColumn; seq: PgColumn; bytes: PgColumn };
 
 export const CHUNK_BYTES = 1024 * 1024;
 
@@ -40,6 +47,9 @@ async function* rechunk(bytes: AsyncIterable<Uint8Array>, size: number): AsyncGe
 }
 
 export class PackageStore {
+  /** `chunks`: the table the bytes live in — the firmware's by default; app packages have one of the same shape. */
+  constructor(private readonly chunks: ChunkTable = firmwarePackageChunks) {}
+
   /**
    * Writes a package's bytes under its id, in order, refusing them past `maxBytes`. Run it in
    * the transaction that records the package, so a refused or broken upload leaves nothing.
@@ -50,7 +60,7 @@ export class PackageStore {
     for await (const chunk of rechunk(bytes, CHUNK_BYTES)) {
       size += chunk.length;
       if (size > maxBytes) throw new PackageTooLarge(maxBytes);
-      await db.insert(firmwarePackageChunks).values({ packageId, seq: seq++, bytes: chunk });
+      await db.insert(this.chunks).values({ packageId, seq: seq++, bytes: chunk });
     }
     return size;
   }
@@ -81,15 +91,12 @@ export class PackageStore {
 
   /** How many chunks a package has (0 when none is stored). */
   async chunkCount(db: Executor, packageId: number): Promise<number> {
-    const [row] = await db
-      .select({ n: count() })
-      .from(firmwarePackageChunks)
-      .where(eq(firmwarePackageChunks.packageId, packageId));
+    const [row] = await db.select({ n: count() }).from(this.chunks).where(eq(this.chunks.packageId, packageId));
     return row?.n ?? 0;
   }
 
   private async part(db: Executor, packageId: number, seq: number, from: number, length: number) {
-    const c = firmwarePackageChunks;
+    const c = this.chunks;
     const [row] = await db
       .select({ base64: sql<string>`encode(substring(${c.bytes} from ${from + 1}::int for ${length}::int), 'base64')` })
       .from(c)

@@ -86,6 +86,7 @@ describe('the vitals hub', () => {
           breathRate: null,
           move: null,
           ts: null,
+          upgrading: false,
         },
       ],
     ]);
@@ -129,6 +130,45 @@ describe('the vitals hub', () => {
     expect(f.frames[1]).toEqual([
       expect.objectContaining({ userId: 1, online: false, heartRate: null, inBed: null, ts: expect.any(Number) }),
     ]);
+  });
+
+  it('tells of a firmware upgrade from the monitor’s status until the restart’s status ends it', () => {
+    const w = world();
+    const c = context('SLP-1', 1);
+    w.place(c);
+    w.sample('SLP-1');
+    const status = (body: Record<string, unknown>, online = true) => {
+      w.clock.advance(100);
+      w.feed.publish({
+        kind: 'status',
+        context: c,
+        status: { ts: w.clock.now().getTime() / 1000, online, ...body },
+        state: {
+          online,
+          lastSeenAt: w.clock.now(),
+          battery: null,
+          signal: null,
+          firmwareVersion: null,
+          hardwareVersion: null,
+          mat: null,
+        },
+      });
+    };
+    const upgrading = () => w.hub.vitalsOf(1, 'SLP-1').upgrading;
+    expect(upgrading()).toBe(false);
+    status({ ota: { id: 7, state: 'downloading', progress: 30 } });
+    expect(upgrading()).toBe(true);
+    // Samples while it downloads, and the restart to install, keep the pause shown.
+    w.sample('SLP-1');
+    status({ ota: { id: 7, state: 'installing' } });
+    status({}, false);
+    expect(upgrading()).toBe(true);
+    expect(w.hub.vitalsOf(1, 'SLP-1').online).toBe(false);
+    status({ fw: '2.0.0' });
+    expect(upgrading()).toBe(false);
+    status({ ota: { id: 8, state: 'failed', error: 'md5 mismatch' } });
+    expect(upgrading()).toBe(false);
+    expect(w.hub.takeChangedHere().find((d) => d.deviceId === 'SLP-1')).toMatchObject({ upgrading: false });
   });
 
   it('replaces a follower’s list (all rows again), stops with [] and keeps each follower apart', () => {

@@ -24,6 +24,8 @@ export interface DeviceVitals {
   sample: VitalsSample | null;
   /** When this became true, ms since the epoch: of two copies (two instances) the newer wins. */
   at: number;
+  /** Its status says a firmware upgrade is under way (downloading, verifying, installing). */
+  upgrading?: boolean;
 }
 
 /** A socket following residents' vitals. */
@@ -167,6 +169,7 @@ export class VitalsHub {
       breathRate: now ? now.breathRate : null,
       move: now ? now.move : null,
       ts: sample ? Math.floor(sample.receivedAt / 1000) : null,
+      upgrading: entry?.upgrading ?? false,
     };
   }
 
@@ -180,7 +183,15 @@ export class VitalsHub {
     const out: DeviceVitals[] = [];
     for (const deviceId of this.changedHere) {
       const entry = this.devices.get(deviceId);
-      if (entry) out.push({ deviceId, online: entry.online, sample: entry.sample, at: entry.at });
+      if (entry) {
+        out.push({
+          deviceId,
+          online: entry.online,
+          sample: entry.sample,
+          at: entry.at,
+          upgrading: entry.upgrading ?? false,
+        });
+      }
     }
     this.changedHere.clear();
     return out;
@@ -217,9 +228,15 @@ export class VitalsHub {
         }
         return;
       }
-      case 'status':
-        if (isSleepMonitor(item.context.typeCode)) this.setOnline(item.context.deviceId, item.state.online, this.now());
+      case 'status': {
+        if (!isSleepMonitor(item.context.typeCode)) return;
+        const { ota, online } = item.status;
+        // While an upgrade runs every status carries `ota`; a status without it after one (the
+        // restart's) ends it. Offline keeps what was known: the monitor restarting to install.
+        const upgrading = ota ? ota.state !== 'failed' : online ? false : undefined;
+        this.setOnline(item.context.deviceId, item.state.online, this.now(), upgrading);
         return;
+      }
       case 'event': {
         const { event } = item;
         if (event.event !== 'online' && event.event !== 'offline') return;
@@ -235,15 +252,31 @@ export class VitalsHub {
     return this.deps.clock.now().getTime();
   }
 
-  private setOnline(deviceId: string, online: boolean, at: number): void {
+  private setOnline(deviceId: string, online: boolean, at: number, upgrading?: boolean): void {
     const entry = this.devices.get(deviceId);
-    this.put({ deviceId, online, sample: entry?.sample ?? null, at: Math.max(at, entry?.at ?? at) }, true);
+    this.put(
+      {
+        deviceId,
+        online,
+        sample: entry?.sample ?? null,
+        at: Math.max(at, entry?.at ?? at),
+        upgrading: upgrading ?? entry?.upgrading ?? false,
+      },
+      true,
+    );
   }
 
   private put(next: DeviceVitals, heardHere: boolean): void {
     const entry = this.devices.get(next.deviceId);
     if (entry && entry.at > next.at) return;
-    if (entry && entry.online === next.online && sameSample(entry.sample, next.sample)) {
+    // A sample says nothing of an upgrade: what was known stays.
+    const upgrading = next.upgrading ?? entry?.upgrading ?? false;
+    if (
+      entry &&
+      entry.online === next.online &&
+      sameSample(entry.sample, next.sample) &&
+      (entry.upgrading ?? false) === upgrading
+    ) {
       entry.at = next.at;
       return;
     }
@@ -252,8 +285,9 @@ export class VitalsHub {
       entry.online = next.online;
       entry.sample = next.sample;
       entry.at = next.at;
+      entry.upgrading = upgrading;
       entry.version = ++this.version;
-    } else this.devices.set(next.deviceId, { ...next, version: ++this.version });
+    } else this.devices.set(next.deviceId, { ...next, upgrading, version: ++this.version });
     if (heardHere) this.changedHere.add(next.deviceId);
   }
 

@@ -14,6 +14,7 @@ const MessageSchema = z.object({
       deviceId: z.string().min(1).max(64),
       online: z.boolean(),
       at: z.number(),
+      upgrading: z.boolean().optional(),
       sample: z
         .object({
           heartRate: z.number(),

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import { BackgroundPacer } from '../../core/background-pacer.ts';
+import { backgroundPacer } from '../../core/background-pacer.ts';
 import type { Part } from '../../core/lifecycle.ts';
 import type { Db } from '../../db/database.ts';
 import type { Module } from '../../module.ts';
@@ -18,17 +18,6 @@ export interface ReportsDeps {
 }
 
 /**
- * On PGlite the reports' queries run on the server's thread. On an idle server they take all of
- * it; when devices, alarms or calls want it too, at most a quarter, and they wait while it is
- * more than three quarters busy (up to 2 s a query). The spec allows 15 minutes after the wake
- * time. On PostgreSQL they run in the database server.
- */
-export const reportPacer = (database: 'pglite' | 'postgres'): BackgroundPacer =>
-  new BackgroundPacer(
-    database === 'pglite' ? { restRatio: 3, idleShare: 0.2, busyShare: 0.75, maxHoldMs: 2_000 } : { restRatio: 0 },
-  );
-
-/**
  * Sleep reports: the worker threads that analyse nights and render PDFs, the scheduler that
  * makes each night's report once it has ended, and the report calls. Parts: the pool, then the
  * scheduler (stopped first, so reports under way finish before the workers go).
@@ -40,7 +29,7 @@ export const buildReportsModule = (
   ReturnType<typeof reportHandlers>
 > => {
   const pool = new AnalysisPool({ size: deps.reports.workers });
-  const pacer = reportPacer(deps.database);
+  const pacer = backgroundPacer(deps.database);
   const producer = new ReportProducer(deps.db, deps.clock, pool, pacer);
   const scheduler = new ReportScheduler(deps.db, deps.clock, deps.timeZone, producer, {
     everyMs: deps.reports.everyMs,

@@ -469,7 +469,15 @@ describe('DeviceList: live state and command history', () => {
       const summaries = requestsTo(api, '/device/getDeviceSummary').length;
       api.routes.set(LIST, () => ({
         data: page(
-          [device({ online: false, lastSeenTime: '2026-01-01T11:30:00.000Z', firmwareVersion: '2.5.0', signal: -75 })],
+          [
+            device({
+              online: false,
+              lastSeenTime: '2026-01-01T11:30:00.000Z',
+              firmwareVersion: '2.5.0',
+              signal: -75,
+              firmwareUpgrade: { version: '2.6.0', state: 'downloading', progress: 40 },
+            }),
+          ],
           25,
         ),
       }));
@@ -479,6 +487,7 @@ describe('DeviceList: live state and command history', () => {
       expect(requestsTo(api, '/device/getDeviceSummary').length).toBeGreaterThan(summaries);
       await waitFor(() => expect(within(rowOf('SLP-1001')).getByText('Offline')).toBeInTheDocument());
       expect(within(rowOf('SLP-1001')).getByText('FW 2.5.0')).toBeInTheDocument();
+      expect(within(rowOf('SLP-1001')).getByText('Downloading 2.6.0: 40%')).toBeInTheDocument();
       expect(within(rowOf('SLP-1001')).getByText('-75')).toBeInTheDocument();
       expect(within(rowOf('SLP-1001')).getByText(/^Last seen /)).toBeInTheDocument();
     } finally {

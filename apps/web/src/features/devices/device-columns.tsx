@@ -66,6 +66,18 @@ const secondary = (text: ReactNode) => (
   </Typography.Text>
 );
 
+/** A firmware upgrade under way, waiting or failed; nothing once it succeeded or was cancelled. */
+const upgradeLine = (row: DeviceRow, t: TFunction): ReactNode => {
+  const upgrade = row.firmwareUpgrade;
+  if (!upgrade || upgrade.state === 'succeeded' || upgrade.state === 'cancelled') return null;
+  const text = t(`firmwareUpgrade.${upgrade.state}`, { version: upgrade.version, progress: upgrade.progress });
+  return (
+    <Typography.Text key="upgrade" type={upgrade.state === 'failed' ? 'danger' : 'warning'} style={{ fontSize: 12 }}>
+      {text}
+    </Typography.Text>
+  );
+};
+
 export interface DeviceColumnOptions {
   t: TFunction;
   group: DeviceGroup;
@@ -175,6 +187,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
         lines(
           <span key="fw">{t('field.firmwareShort', { version: row.firmwareVersion ?? dash })}</span>,
           <span key="hw">{secondary(t('field.hardwareShort', { version: row.hardwareVersion ?? dash }))}</span>,
+          upgradeLine(row, t),
         ),
     },
     { title: t('field.signal'), dataIndex: 'signal', width: WIDTH.signal, render: (v: number | null) => v ?? dash },

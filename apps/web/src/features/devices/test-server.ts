@@ -103,6 +103,7 @@ export const device = (overrides: Partial<DeviceRow> = {}): DeviceRow => ({
   thirdPartyId: null,
   thirdPartyStatus: null,
   thirdPartySyncTime: null,
+  firmwareUpgrade: null,
   pendingCommands: [],
   providerId: 7,
   providerName: 'Sunrise Care',

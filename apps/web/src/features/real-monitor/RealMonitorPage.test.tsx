@@ -84,6 +84,11 @@ describe('Real-time monitoring: focus residents (/realMonitor/index)', () => {
     expect(screen.getByTestId('movement-3')).toHaveTextContent('moving (4)');
     act(() => store.receive([vitals(5, { online: false, inBed: null })]));
     expect(within(screen.getByTestId('focus-card-5')).getByText('Offline')).toBeInTheDocument();
+    // Restarting to install a firmware upgrade: monitoring paused, not merely offline.
+    act(() => store.receive([vitals(5, { online: false, inBed: null, upgrading: true })]));
+    expect(
+      within(screen.getByTestId('focus-card-5')).getByText('Monitoring paused: firmware upgrade'),
+    ).toBeInTheDocument();
   });
 
   it('removes a resident from the focus residents, and opens a resident from the card', async () => {

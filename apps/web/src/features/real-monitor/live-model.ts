@@ -2,13 +2,17 @@ import type { CallName, LiveResident } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
 
 /** What a resident is doing now, as the monitoring screens show it. */
-export type LiveStatus = 'inBed' | 'outOfBed' | 'offline' | 'away' | 'noDevice' | 'unknown';
+export type LiveStatus = 'inBed' | 'outOfBed' | 'offline' | 'away' | 'noDevice' | 'unknown' | 'upgrading';
 
-/** Away first (the bed is empty on purpose), then no monitor, offline, and what the monitor senses. */
+/**
+ * Away first (the bed is empty on purpose), then no monitor, a firmware upgrade (monitoring
+ * paused, the monitor may be restarting), offline, and what the monitor senses.
+ */
 export const liveStatusOf = (resident: Pick<LiveResident, 'away' | 'vitals'>): LiveStatus => {
   const { away, vitals } = resident;
   if (away) return 'away';
   if (!vitals) return 'noDevice';
+  if (vitals.upgrading) return 'upgrading';
   if (!vitals.online) return 'offline';
   if (vitals.inBed === null) return 'unknown';
   return vitals.inBed ? 'inBed' : 'outOfBed';
@@ -21,6 +25,7 @@ export const STATUS_COLOURS: Readonly<Record<LiveStatus, string>> = {
   away: 'blue',
   noDevice: 'default',
   unknown: 'default',
+  upgrading: 'purple',
 };
 
 /** A measured rate; a dash when not measured (null or 0). */

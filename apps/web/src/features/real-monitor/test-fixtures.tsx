@@ -11,6 +11,7 @@ export const vitals = (userId: number, over: Partial<LiveVitals> = {}): LiveVita
   breathRate: 15,
   move: 0,
   ts: 1_790_000_000,
+  upgrading: false,
   ...over,
 });
 

@@ -11,6 +11,7 @@ const vitals = (userId: number, heartRate: number): LiveVitals => ({
   breathRate: 15,
   move: 0,
   ts: 1_790_000_000,
+  upgrading: false,
 });
 const tick = () => new Promise<void>((resolve) => queueMicrotask(resolve));
 

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { backgroundPacer } from '../../core/background-pacer.ts';
+import type { Module } from '../../module.ts';
+import type { AuditService } from '../audit/audit.service.ts';
+import type { CommandService } from '../devices/command.service.ts';
+import type { DeviceFeed } from '../devices/ingest/device-feed.ts';
+import { firmwareHandlers } from './firmware.routes.ts';
+import { FirmwareService } from './firmware.service.ts';
+import { PackageCache } from './package-cache.ts';
+import { RolloutDriver } from './rollout-driver.ts';
+
+export interface FirmwareDeps {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  commands: CommandService;
+  /** Which database: on PGlite the rollout's queries are paced (decision 0028). */
+  database: 'pglite' | 'postgres';
+  feed: DeviceFeed;
+  dataDir: string;
+  timeZone: string;
+  firmware: { maxBytes: number; linkMs: number; timeoutMs: number; everyMs: number };
+}
+
+/**
+ * Firmware over the air (docs/firmware.md): packages and their release (the calls), the rollout
+ * driver (a background part) and the copy of the packages devices download from.
+ */
+export const buildFirmwareModule = (
+  deps: FirmwareDeps,
+): Module<
+  { firmware: FirmwareService; rollouts: RolloutDriver; cache: PackageCache },
+  ReturnType<typeof firmwareHandlers>
+> => {
+  const firmware = new FirmwareService(deps.db, deps.clock, deps.audit, deps.firmware.maxBytes);
+  const rollouts = new RolloutDriver(deps.db, deps.clock, firmware.repo, deps.commands, deps.feed, {
+    everyMs: deps.firmware.everyMs,
+    timeoutMs: deps.firmware.timeoutMs,
+    linkMs: deps.firmware.linkMs,
+    timeZone: deps.timeZone,
+    pacer: backgroundPacer(deps.database),
+  });
+  firmware.onChanged = () => rollouts.poke();
+  const cache = new PackageCache(deps.db, firmware.store, path.join(deps.dataDir, 'firmware'));
+  return { services: { firmware, rollouts, cache }, handlers: firmwareHandlers(firmware), parts: [rollouts] };
+};

@@ -1,0 +1,32 @@
+/** Firmware over the air: the constants the console shares with the server (docs/firmware.md). */
+
+/**
+ * Dotted version numbers, an optional leading v, at most 20 characters (spec: "version name at
+ * most 20 of digits and dots"). Compared number by number: 1.10 is newer than 1.9.
+ */
+export const FIRMWARE_VERSION_PATTERN = /^[vV]?\d{1,9}(\.\d{1,9}){0,7}$/;
+export const FIRMWARE_VERSION_MAX = 20;
+
+export const FIRMWARE_STATES = ['unpublished', 'grey', 'full', 'offline'] as const;
+export type FirmwareState = (typeof FIRMWARE_STATES)[number];
+
+export const ROLLOUT_STATES = ['running', 'paused', 'stopped', 'done'] as const;
+export type RolloutState = (typeof ROLLOUT_STATES)[number];
+
+/** A device's upgrade to one package, as the device reports it (docs/firmware.md). */
+export const UPGRADE_STATES = [
+  'pending',
+  'deferred',
+  'sent',
+  'downloading',
+  'installing',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
+export type UpgradeState = (typeof UPGRADE_STATES)[number];
+
+/** Default stages of a full release: cumulative shares of the devices, in per cent. */
+export const DEFAULT_ROLLOUT_STAGES = [5, 25, 100] as const;
+/** Default failure share (per cent of a stage's finished upgrades) that pauses a rollout. */
+export const DEFAULT_FAILURE_THRESHOLD = 20;
