@@ -44,12 +44,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { connectAsync, type MqttClient } from 'mqtt';
-import WebSocket from 'ws';
+import { connectAsync } from 'mqtt';
 import { AFTER_WAKE_MINUTES, nightWindow } from '../apps/server/src/modules/reports/night-window.ts';
 import { uploadForm, workbook } from '../apps/server/src/modules/spreadsheet/sheet-test-support.ts';
 import { spawnServer, type SpawnedServer } from '../apps/server/src/test/spawned-server.ts';
 import type { SeedRequest, Seeded, Tally, TallyRequest } from './alarm-latency/report-nights.ts';
+import { connectBadges, fire, openConsoles, type Console, type Fired } from './alarm-latency/alarm-probe.ts';
 import { forkScript, Load, nextMessage } from './ingest/load.ts';
 import { printProfile, takeProfile } from './ingest/profile-summary.ts';
 import { cpuPercent, fmt, freePort, procSample, quantile, sleep, table } from './ingest/support.ts';
@@ -220,121 +220,6 @@ const provision = async (base: string) => {
   return home;
 };
 
-/** A console: a socket logged in with the home's key, timing the frames of the alarms it is told of. */
-interface Console {
-  ws: WebSocket;
-  /** alarm id → when its /alertNotify arrived; and device → last alarm id. */
-  frames: Map<string, number>;
-  close: () => void;
-}
-const openConsoles = async (url: string, key: string, count: number, into: Console[]) => {
-  for (let i = 0; i < count; i++) {
-    const ws = new WebSocket(url);
-    const frames = new Map<string, number>();
-    ws.on('message', (data) => {
-      const at = performance.now();
-      const text = String(data);
-      if (!text.includes('"/alertNotify"')) return;
-      const frame = JSON.parse(text) as { data: { deviceId: string; count: number } };
-      frames.set(frame.data.deviceId, at);
-    });
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => {
-        ws.send(JSON.stringify({ path: '/login', data: { key } }));
-        ws.once('message', (d) => (String(d).includes('"code":200') ? resolve() : reject(new Error(String(d)))));
-      });
-      ws.once('error', reject);
-    });
-    const beat = setInterval(() => ws.send(JSON.stringify({ path: '/hearBeat', data: { key, msg: 'ping' } })), 10_000);
-    const close = () => {
-      clearInterval(beat);
-      ws.terminate();
-    };
-    cleanups.push(close);
-    into.push({ ws, frames, close });
-  }
-};
-
-/** One alarm: when it was published (ms since the epoch, to set beside the server's clock) and its
- * publish → frame latency on each console that got it. */
-interface Fired {
-  sentAt: number;
-  pairs: number[];
-  missing: number;
-}
-
-/**
- * Each badge calls SOS then releases it, in turn; every alarm's publish time, by badge. `count`
- * alarms, or as long as `more` says (checked before each), `gapMs` apart.
- */
-const fire = async (
-  badges: Map<string, MqttClient>,
-  count: number,
-  consoles: Console[],
-  options: { gapMs?: number; more?: () => boolean } = {},
-) => {
-  const pairs: number[] = [];
-  const first: number[] = [];
-  const spread: number[] = [];
-  const alarms: Fired[] = [];
-  let missing = 0;
-  let seq = Math.floor(Date.now() % 1e9) * 1000;
-  const ids = [...badges.keys()];
-  for (let n = 0; n < count && (options.more?.() ?? true); n++) {
-    const id = ids[n % ids.length] ?? '';
-    const client = badges.get(id);
-    if (!client) continue;
-    for (const c of consoles) c.frames.delete(id);
-    const sentAt = Date.now();
-    const at = performance.now();
-    await client.publishAsync(
-      `vigil/v1/${id}/event`,
-      JSON.stringify({ ts: Date.now() / 1000, seq: ++seq, event: 'badge_sos' }),
-      {
-        qos: 1,
-      },
-    );
-    const deadline = performance.now() + 5_000;
-    while (consoles.some((c) => !c.frames.has(id)) && performance.now() < deadline) await sleep(2);
-    const got = consoles.flatMap((c) => {
-      const t = c.frames.get(id);
-      return t === undefined ? [] : [t - at];
-    });
-    missing += consoles.length - got.length;
-    alarms.push({ sentAt, pairs: got, missing: consoles.length - got.length });
-    pairs.push(...got);
-    if (got.length) {
-      first.push(Math.min(...got));
-      spread.push(Math.max(...got) - Math.min(...got));
-    }
-    // Released at the badge: the next call from it raises a new alarm (a repeat is not pushed).
-    await client.publishAsync(
-      `vigil/v1/${id}/event`,
-      JSON.stringify({ ts: Date.now() / 1000, seq: ++seq, event: 'device_release' }),
-      {
-        qos: 1,
-      },
-    );
-    await sleep(options.gapMs ?? GAP_MS);
-  }
-  return { pairs, first, spread, missing, alarms };
-};
-
-/** Every badge connected with its secret, as the device it is. */
-const connectBadges = async (mqttPort: number) => {
-  const badges = new Map<string, MqttClient>();
-  for (const id of BADGE_IDS) {
-    const client = await connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
-      clientId: id,
-      username: id,
-      password: secretOf(id),
-    });
-    badges.set(id, client);
-    cleanups.push(() => void client.end(true));
-  }
-  return badges;
-};
-
 const vigilRun = async (floorP99: number) => {
   heading(`Vigil embedded: ${fmt.int(DEVICES)} devices at 1 Hz, ${CONSOLES} consoles, then ${FANOUT}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-alarms-'));
@@ -359,16 +244,16 @@ const vigilRun = async (floorP99: number) => {
   const home = await provision(base);
   out(`  provisioned ${fmt.int(DEVICES + BADGES)} devices in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const load = await stream(mqttPort, true);
-  const badges = await connectBadges(mqttPort);
+  const badges = await connectBadges(mqttPort, BADGE_IDS, secretOf, cleanups);
   const socketUrl = `ws://127.0.0.1:${httpPort}/websocket?lang=en-US`;
   const consoles: Console[] = [];
-  await openConsoles(socketUrl, home.key, CONSOLES, consoles);
+  await openConsoles(socketUrl, home.key, CONSOLES, consoles, cleanups);
   out(`  ${consoles.length} consoles logged in; warming up 10 s`);
-  await fire(badges, Math.min(20, ALARMS), consoles);
+  await fire(badges, Math.min(20, ALARMS), consoles, { gapMs: GAP_MS });
   await sleep(10_000);
 
   if (PROFILE_DIR) server.child.kill('SIGUSR2');
-  const alarms = await fire(badges, ALARMS, consoles);
+  const alarms = await fire(badges, ALARMS, consoles, { gapMs: GAP_MS });
   const profile = PROFILE_DIR ? await takeProfile(server.child, PROFILE_DIR) : undefined;
   const row = (label: string, xs: number[]) => [
     label,
@@ -386,9 +271,9 @@ const vigilRun = async (floorP99: number) => {
   if (alarms.missing) out(`  MISSING: ${alarms.missing} frames never arrived within 5 s`);
   if (profile) printProfile(profile, out);
 
-  await openConsoles(socketUrl, home.key, FANOUT - consoles.length, consoles);
+  await openConsoles(socketUrl, home.key, FANOUT - consoles.length, consoles, cleanups);
   out(`  ${consoles.length} consoles logged in`);
-  const fanout = await fire(badges, FANOUT_ALARMS, consoles);
+  const fanout = await fire(badges, FANOUT_ALARMS, consoles, { gapMs: GAP_MS });
   out(
     table(
       ['fan-out to all', 'samples', 'p50', 'p99', 'max'],
@@ -523,9 +408,9 @@ const reportsRun = async () => {
       `(${await reportsOf(previous.night)} reports of ${previous.night})`,
   );
   const load = await stream(mqttPort, true);
-  const badges = await connectBadges(mqttPort);
+  const badges = await connectBadges(mqttPort, BADGE_IDS, secretOf, cleanups);
   const consoles: Console[] = [];
-  await openConsoles(`ws://127.0.0.1:${httpPort}/websocket?lang=en-US`, home.key, CONSOLES, consoles);
+  await openConsoles(`ws://127.0.0.1:${httpPort}/websocket?lang=en-US`, home.key, CONSOLES, consoles, cleanups);
   out(`  ${consoles.length} consoles logged in with the session's key; warming up 10 s`);
   await fire(badges, Math.min(20, ALARMS), consoles, { gapMs: REPORTS_GAP_MS });
   await sleep(10_000);

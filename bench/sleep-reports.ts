@@ -16,8 +16,8 @@ import { emptySeconds, writeSecond } from '../apps/server/src/modules/devices/in
 import { AnalysisPool } from '../apps/server/src/modules/reports/analysis-pool.ts';
 import { nightWindow } from '../apps/server/src/modules/reports/night-window.ts';
 import { NightRepository } from '../apps/server/src/modules/reports/night.repository.ts';
+import { backgroundPacer } from '../apps/server/src/core/background-pacer.ts';
 import { ReportProducer } from '../apps/server/src/modules/reports/report-producer.ts';
-import { reportPacer } from '../apps/server/src/modules/reports/reports.module.ts';
 import { storedReportOf } from '../apps/server/src/modules/reports/stored-report.ts';
 import { yieldToEventLoop } from '../apps/server/src/core/yield.ts';
 import { createTestApp } from '../apps/server/src/test/harness.ts';
@@ -108,7 +108,7 @@ const readSeconds = (performance.now() - started) / 1000;
 const pool = new AnalysisPool({ size: 1 });
 const clock = { now: () => new Date(window.end.getTime() + 60_000) };
 // Paced as the server paces them (reports.module.ts): on PGlite at most a quarter of the thread.
-const producer = new ReportProducer(db, clock, pool, reportPacer(app.database.kind));
+const producer = new ReportProducer(db, clock, pool, backgroundPacer(app.database.kind));
 const loopBefore = performance.eventLoopUtilization();
 started = performance.now();
 const perReport: number[] = [];
