@@ -28,5 +28,5 @@ export type UpgradeState = (typeof UPGRADE_STATES)[number];
 
 /** Default stages of a full release: cumulative shares of the devices, in per cent. */
 export const DEFAULT_ROLLOUT_STAGES = [5, 25, 100] as const;
-/** Default failure share (per cent of a stage's finished upgrades) that pauses a rollout. */
+/** Default failure share (per cent of a stage's devices) that pauses a rollout. */
 export const DEFAULT_FAILURE_THRESHOLD = 20;

@@ -999,7 +999,7 @@ export const firmwareRollouts = pgTable('firmware_rollout', {
   stages: integer('stages').array().notNull(),
   /** The stage now open (0-based). */
   stage: smallint('stage').notNull().default(0),
-  /** A stage whose failures pass this share (per cent) of its finished upgrades pauses the rollout. */
+  /** A stage whose failed upgrades pass this share (per cent) of its devices pauses the rollout. */
   failureThreshold: smallint('failure_threshold').notNull(),
   /** running | paused | stopped | done */
   state: text('state').notNull(),

@@ -54,7 +54,7 @@ export const RolloutSchema = z.object({
   kind: z.enum(['grey', 'full']),
   stages: z.array(z.number().int()).describe('Cumulative shares of the devices, in per cent'),
   stage: z.number().int().describe('The open stage (0-based)'),
-  failureThreshold: z.number().int().describe('Per cent of a stage’s finished upgrades that pauses the rollout'),
+  failureThreshold: z.number().int().describe('Failed upgrades, per cent of a stage’s devices, that pause the rollout'),
   state: z.enum(ROLLOUT_STATES),
   pausedReason: z.enum(['admin', 'failures']).nullable(),
   forceOccupied: z.boolean(),

@@ -39,6 +39,9 @@ export interface RolloutDriverOptions {
   pacer?: BackgroundPacer;
 }
 
+/** Device statuses are gathered this long, then handled together. */
+const INBOX_MS = 500;
+
 /** A look after a device's report waits this long, so a rollout's reports make a look a second or so, not one each. */
 const REPORT_LOOK_DELAY_MS = 1_000;
 
@@ -61,6 +64,9 @@ export class RolloutDriver implements Part {
   private again = false;
   /** Device reports are handled one after another, off the feed's synchronous handlers. */
   private reports: Promise<void> = Promise.resolve();
+  /** Device statuses not yet looked at: taken together, a batch a step (see takeInbox). */
+  private inbox: { deviceRowId: number; status: DeviceStatus }[] = [];
+  private inboxTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly minuteOfDay: (at: Date) => number;
   private readonly sleepSettings = new SleepSettingRepository();
@@ -92,7 +98,8 @@ export class RolloutDriver implements Part {
         (item) => {
           if (item.kind === 'status' && item.context.deviceRowId !== null) {
             const deviceRowId = item.context.deviceRowId;
-            this.queueReport(() => this.step(() => this.onStatus(deviceRowId, item.status)));
+            this.inbox.push({ deviceRowId, status: item.status });
+            this.inboxTimer ??= setTimeout(() => this.takeInbox(), INBOX_MS);
           }
         },
         ['status'],
@@ -107,6 +114,7 @@ export class RolloutDriver implements Part {
     clearInterval(this.timer);
     clearTimeout(this.soon);
     this.timer = undefined;
+    this.takeInbox();
     for (const off of this.unsubscribe.splice(0)) off();
     await this.running?.catch(() => undefined);
     await this.reports.catch(() => undefined);
@@ -144,7 +152,30 @@ export class RolloutDriver implements Part {
 
   /** Device reports handled so far (tests wait on it). */
   settled(): Promise<void> {
+    this.takeInbox();
     return this.reports;
+  }
+
+  /**
+   * Handles the statuses received since the last batch in one paced step. A download's progress
+   * reports that a later report of the same upgrade supersedes are dropped: with a hundred
+   * devices downloading, what is written is each one's latest, not every ten per cent.
+   */
+  private takeInbox(): void {
+    clearTimeout(this.inboxTimer);
+    this.inboxTimer = undefined;
+    const batch = this.inbox.splice(0);
+    if (!batch.length) return;
+    const kept = batch.filter((item, i) => {
+      if (item.status.ota?.state !== 'downloading') return true;
+      const id = item.status.ota.id;
+      return !batch.slice(i + 1).some((later) => later.status.ota?.id === id);
+    });
+    this.queueReport(() =>
+      this.step(async () => {
+        for (const item of kept) await this.onStatus(item.deviceRowId, item.status);
+      }),
+    );
   }
 
   private queueReport(work: () => Promise<void>): void {

@@ -38,11 +38,14 @@ describe('rollout rules', () => {
     expect(stageCounts[1]).toMatchObject({ stage: 1, percent: 100, total: 12 });
   });
 
-  it('fails a stage when its failures pass the threshold of its finished upgrades', () => {
-    expect(failedTooOften(counts({ succeeded: 4, failed: 1 }), 20)).toBe(false);
-    expect(failedTooOften(counts({ succeeded: 3, failed: 2 }), 20)).toBe(true);
-    expect(failedTooOften(counts({ inProgress: 9 }), 20)).toBe(false);
-    expect(failedTooOften(counts({ failed: 1 }), 100)).toBe(false);
+  it('fails a stage when its failures pass the threshold of its devices', () => {
+    expect(failedTooOften(counts({ total: 5, succeeded: 4, failed: 1 }), 20)).toBe(false);
+    expect(failedTooOften(counts({ total: 5, succeeded: 3, failed: 2 }), 20)).toBe(true);
+    expect(failedTooOften(counts({ total: 9, inProgress: 9 }), 20)).toBe(false);
+    expect(failedTooOften(counts({ total: 1, failed: 1 }), 100)).toBe(false);
+    // Two early failures of a stage of 200 do not stop it; 41 do.
+    expect(failedTooOften(counts({ total: 200, failed: 2, inProgress: 98 }), 20)).toBe(false);
+    expect(failedTooOften(counts({ total: 200, failed: 41, succeeded: 59 }), 20)).toBe(true);
   });
 
   it('pauses, advances, waits or ends', () => {
@@ -50,9 +53,11 @@ describe('rollout rules', () => {
     const total = counts({ succeeded: 2, pending: 3 });
     expect(nextStep(0, stages, total, 20, 0)).toEqual({ kind: 'advance', to: 1 });
     expect(nextStep(0, stages, total, 20, 1)).toEqual({ kind: 'wait' });
-    expect(nextStep(0, [counts({ failed: 1, succeeded: 1 }), stages[1] ?? counts({})], total, 20, 0)).toEqual({
-      kind: 'pause',
-    });
+    expect(nextStep(0, [counts({ total: 2, failed: 1, succeeded: 1 }), stages[1] ?? counts({})], total, 20, 0)).toEqual(
+      {
+        kind: 'pause',
+      },
+    );
     expect(nextStep(0, [counts({ inProgress: 1 }), stages[1] ?? counts({})], total, 20, 0)).toEqual({ kind: 'wait' });
     expect(nextStep(1, stages, total, 20, 0)).toEqual({ kind: 'wait' });
     expect(nextStep(1, [counts({ succeeded: 2 }), counts({ succeeded: 3 })], counts({ succeeded: 5 }), 20, 0)).toEqual({

@@ -63,11 +63,12 @@ export const rolloutCounts = (stages: readonly number[], rows: readonly StageSta
   return { counts, stageCounts };
 };
 
-/** A stage's failures, as a share of its finished upgrades, passed the threshold (per cent). */
-export const failedTooOften = (stage: UpgradeCounts, thresholdPercent: number): boolean => {
-  const finished = stage.succeeded + stage.failed;
-  return finished > 0 && stage.failed * 100 > thresholdPercent * finished;
-};
+/**
+ * A stage's failures passed the threshold, as a share (per cent) of the stage's devices — not
+ * of those finished so far, which would pause a large stage on its first two reports.
+ */
+export const failedTooOften = (stage: UpgradeCounts, thresholdPercent: number): boolean =>
+  stage.failed > 0 && stage.failed * 100 > thresholdPercent * stage.total;
 
 export type RolloutStep = { kind: 'pause' } | { kind: 'advance'; to: number } | { kind: 'done' } | { kind: 'wait' };
 
