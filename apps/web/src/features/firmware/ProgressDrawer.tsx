@@ -96,7 +96,8 @@ export const ProgressDrawer = ({
     queryFn: () => api(firmwareUpgradeList, request),
     placeholderData: keepPreviousData,
     enabled: pkg !== null && rollout !== null,
-    refetchInterval: moving ? PROGRESS_POLL_MS : false,
+    // While open, always: the versions devices report settle a moment after the rollout ends.
+    refetchInterval: PROGRESS_POLL_MS,
   });
   const filter = (change: () => void) => {
     change();
