@@ -43,6 +43,9 @@ const REAL_SCREENS: Record<string, string> = {
   BunkManage: 'facility-tree',
   PeopleManage: 'resident-table',
   nurseManage: 'caregiver-table',
+  hardSoftUpload: 'firmware-table',
+  appVersionDeployment: 'app-table',
+  versionDeployment: 'h5-table',
 };
 
 /** Waits until the page shows its screen: the real one, or the placeholder of later issues. */

@@ -39,6 +39,9 @@ export interface RolloutDriverOptions {
   pacer?: BackgroundPacer;
 }
 
+/** Thrown to roll a send back when the upgrade was no longer waiting. */
+const NOT_TAKEN = new Error('upgrade no longer waiting');
+
 /** Device statuses are gathered this long, then handled together. */
 const INBOX_MS = 500;
 
@@ -267,34 +270,43 @@ export class RolloutDriver implements Part {
     const now = this.clock.now();
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(now.getTime() + this.options.linkMs);
-    const sent = await this.db.transaction(async (tx) => {
-      const moved = await this.repo.moveUpgrade(tx, upgrade.id, WAITING, {
-        state: 'sent',
-        progress: 0,
-        error: null,
-        downloadToken: token,
-        linkExpiresAt: expires,
-        sentAt: now,
-        updatedAt: now,
+    // The command first, then the upgrade moved with its id in one statement: updating the
+    // upgrade row twice in the transaction deadlocks against a stop cancelling the rollout's
+    // waiting upgrades (PostgreSQL's tuple lock: the stop waits on the row, then holds it).
+    const sent = await this.db
+      .transaction(async (tx) => {
+        const commandId = await this.commands.queueBySystem(
+          tx,
+          { id: upgrade.deviceRowId, deviceId: upgrade.deviceId, providerId: upgrade.providerId },
+          'ota',
+          {
+            version: pkg.version,
+            url: `${DOWNLOAD_PATH}?token=${token}`,
+            size: pkg.sizeBytes,
+            md5: pkg.md5,
+            sha256: pkg.sha256,
+            expires: Math.floor(expires.getTime() / 1000),
+          },
+          now,
+        );
+        const moved = await this.repo.moveUpgrade(tx, upgrade.id, WAITING, {
+          state: 'sent',
+          progress: 0,
+          error: null,
+          commandId,
+          downloadToken: token,
+          linkExpiresAt: expires,
+          sentAt: now,
+          updatedAt: now,
+        });
+        // Taken or cancelled meanwhile: the command goes back with the transaction.
+        if (!moved) throw NOT_TAKEN;
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error === NOT_TAKEN) return false;
+        throw error;
       });
-      if (!moved) return false;
-      const commandId = await this.commands.queueBySystem(
-        tx,
-        { id: upgrade.deviceRowId, deviceId: upgrade.deviceId, providerId: upgrade.providerId },
-        'ota',
-        {
-          version: pkg.version,
-          url: `${DOWNLOAD_PATH}?token=${token}`,
-          size: pkg.sizeBytes,
-          md5: pkg.md5,
-          sha256: pkg.sha256,
-          expires: Math.floor(expires.getTime() / 1000),
-        },
-        now,
-      );
-      await this.repo.moveUpgrade(tx, upgrade.id, ['sent'], { commandId });
-      return true;
-    });
     if (sent) this.commands.announce(upgrade.deviceId);
     return sent;
   }
