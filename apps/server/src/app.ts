@@ -111,7 +111,12 @@ export const buildServices = (deps: AppDeps) => {
     communities: care.services.communities,
   });
   const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
-  const appReleases = buildAppReleasesModule({ db, clock });
+  const appReleases = buildAppReleasesModule({
+    db,
+    clock,
+    dataDir: config.dataDir,
+    database: deps.database.kind,
+  });
   const devices = buildDevicesModule({ ...shared, config, log, transactions });
   const alarms = buildAlarmsModule({
     ...shared,

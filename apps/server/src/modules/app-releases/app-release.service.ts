@@ -14,14 +14,15 @@ import {
   type ReleaseType,
   type UploadedFile,
 } from '@vigil/contract';
+import { createReadStream } from 'node:fs';
 import type { Clock } from '../../clock.ts';
 import { fail, fileTooLarge, invalid, notFound, type AppError } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { UNIQUE_VIOLATION, violatedConstraint } from '../../db/db-errors.ts';
-import { appPackageChunks } from '../../db/schema.ts';
-import { PackageStore, PackageTooLarge } from '../firmware/package-store.ts';
-import { checkZip, fileSource } from '../firmware/zip-check.ts';
+import type { PackageCache } from '../firmware/package-cache.ts';
+import { PackageTooLarge, type PackageStore } from '../firmware/package-store.ts';
+import { checkZipFile } from '../firmware/zip-check.ts';
 import {
   AppReleaseRepository,
   type AppVersionView,
@@ -138,11 +139,14 @@ const duplicateOf = (
  */
 export class AppReleaseService {
   private readonly repo = new AppReleaseRepository();
-  private readonly store = new PackageStore(appPackageChunks);
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** The packages' bytes in the database (app_package_chunk). */
+    private readonly store: PackageStore,
+    /** This instance's verified copies, which downloads are served from (decision 0029). */
+    private readonly cache: PackageCache,
   ) {}
 
   // --- Uploads
@@ -159,8 +163,7 @@ export class AppReleaseService {
     if (!file.filename.toLowerCase().endsWith(APP_PACKAGE_EXTENSIONS[kind])) {
       throw invalid('appRelease.fileExtension').on('file');
     }
-    const source = await fileSource(file.path);
-    const zip = await checkZip(source).finally(() => source.close());
+    const zip = await checkZipFile(file.path);
     if (!zip.zip) throw invalid('appRelease.notZip').on('file');
     const now = this.clock.now();
     try {
@@ -456,15 +459,19 @@ export class AppReleaseService {
     };
   }
 
-  /** The package of a published release, streamed from the database; not_found for any other. */
+  /**
+   * The package of a published release, streamed from this instance's verified copy (made from
+   * the database on its first download); not_found for any other.
+   */
   async download(fileId: number): Promise<PackageDownload> {
     const row = await this.repo.findServedPackage(this.db, fileId);
     if (!row) throw notFound();
+    const file = await this.cache.pathOf(row);
     return {
       contentType: CONTENT_TYPES[row.kind as AppPackageKind],
       filename: row.fileName,
       size: row.sizeBytes,
-      stream: this.store.stream(this.db, row.id, 0, row.sizeBytes),
+      stream: createReadStream(file),
     };
   }
 }

@@ -1,4 +1,9 @@
+import path from 'node:path';
 import type { Clock } from '../../clock.ts';
+import { backgroundPacer } from '../../core/background-pacer.ts';
+import { appPackageChunks } from '../../db/schema.ts';
+import { PackageCache } from '../firmware/package-cache.ts';
+import { PackageStore } from '../firmware/package-store.ts';
 import type { Db } from '../../db/database.ts';
 import type { Module } from '../../module.ts';
 import { appReleaseHandlers } from './app-release.routes.ts';
@@ -7,12 +12,22 @@ import { AppReleaseService } from './app-release.service.ts';
 export interface AppReleasesDeps {
   db: Db;
   clock: Clock;
+  /** Where each instance keeps its verified copies of the packages phones download. */
+  dataDir: string;
+  database: 'pglite' | 'postgres';
 }
 
 /** App and H5 releases of the companion app, and the app's version check (docs/app-releases.md). */
 export const buildAppReleasesModule = (
   deps: AppReleasesDeps,
 ): Module<{ releases: AppReleaseService }, ReturnType<typeof appReleaseHandlers>> => {
-  const releases = new AppReleaseService(deps.db, deps.clock);
+  const store = new PackageStore(appPackageChunks);
+  const cache = new PackageCache(
+    deps.db,
+    store,
+    path.join(deps.dataDir, 'app-packages'),
+    backgroundPacer(deps.database),
+  );
+  const releases = new AppReleaseService(deps.db, deps.clock, store, cache);
   return { services: { releases }, handlers: appReleaseHandlers(releases), parts: [] };
 };

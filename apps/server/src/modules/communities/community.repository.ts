@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { communities, providers, residents } from '../../db/schema.ts';
+import { containsPattern } from '../../db/sql-filters.ts';
 
 export type CommunityRow = typeof communities.$inferSelect;
 export type NewCommunityRow = typeof communities.$inferInsert;
@@ -21,7 +22,6 @@ export interface CommunityListQuery {
   providerIds: readonly number[] | null;
 }
 
-const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const residentCount = sql<number>`(select count(*)::int from ${residents} where ${residents.communityId} = ${communities.id})`;
 
 /** Communities; residents are only read. */
@@ -65,7 +65,7 @@ export class CommunityRepository {
       conditions.push(inArray(communities.providerId, q.providerIds.length ? [...q.providerIds] : [-1]));
     }
     if (q.keyWord) {
-      const like = escapeLike(q.keyWord);
+      const like = containsPattern(q.keyWord);
       conditions.push(
         or(
           ilike(communities.name, like),

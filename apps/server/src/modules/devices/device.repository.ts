@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { areas, beds, deviceLiveState, devices, deviceStock, providers, residents, rooms } from '../../db/schema.ts';
 import { containsPattern } from './device.policy.ts';
+import { inProviders } from '../../db/sql-filters.ts';
 
 export type DeviceRecord = typeof devices.$inferSelect;
 
@@ -27,17 +28,20 @@ const live = deviceLiveState;
  * What a device last reported, written by the device gateway (device_live_state); the device
  * row's own columns only for a device that never spoke to this gateway.
  */
-const online = sql<boolean>`coalesce(${live.online}, ${devices.online})`;
+export const liveOnline = sql<boolean>`coalesce(${live.online}, ${devices.online})`;
+export const liveFirmwareVersion = sql<string | null>`coalesce(${live.firmwareVersion}, ${devices.firmwareVersion})`;
+/** Joins a device row to what the gateway last wrote of it. */
+export const withLiveState = eq(live.deviceId, devices.deviceId);
 
 /** Live state and registry data of a device, with where it is (read-only joins of the facility tables). */
 const listColumns = {
   device: devices,
   live: {
-    online,
+    online: liveOnline,
     lastSeenAt: sql<Date | null>`coalesce(${live.lastSeenAt}, ${devices.lastSeenAt})`.mapWith(live.lastSeenAt),
     battery: sql<number | null>`coalesce(${live.battery}, ${devices.battery})`,
     signal: sql<number | null>`coalesce(${live.signal}, ${devices.signal})`,
-    firmwareVersion: sql<string | null>`coalesce(${live.firmwareVersion}, ${devices.firmwareVersion})`,
+    firmwareVersion: liveFirmwareVersion,
     hardwareVersion: sql<string | null>`coalesce(${live.hardwareVersion}, ${devices.hardwareVersion})`,
   },
   cipherId: deviceStock.cipherId,
@@ -55,8 +59,6 @@ const listColumns = {
   residentName: residents.name,
   subDeviceCount: sql<number>`(select count(*)::int from ${devices} as "sub_count" where "sub_count"."gateway_id" = ${devices.id})`,
 };
-const inScope = (column: typeof devices.providerId, ids: readonly number[] | null): SQL | undefined =>
-  ids === null ? undefined : inArray(column, ids.length ? [...ids] : [-1]);
 
 /** Devices: the only SQL on the device table. */
 export class DeviceRepository {
@@ -132,7 +134,7 @@ export class DeviceRepository {
       .from(devices)
       .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
       .innerJoin(providers, eq(providers.id, devices.providerId))
-      .leftJoin(live, eq(live.deviceId, devices.deviceId))
+      .leftJoin(live, withLiveState)
       .leftJoin(host, eq(host.id, devices.gatewayId))
       .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
       .leftJoin(rooms, eq(rooms.id, beds.roomId))
@@ -142,9 +144,9 @@ export class DeviceRepository {
   }
 
   private conditions(q: DeviceListQuery): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [inScope(devices.providerId, q.providerIds)];
+    const conditions: (SQL | undefined)[] = [inProviders(devices.providerId, q.providerIds)];
     if (q.typeCodes) conditions.push(inArray(devices.typeCode, q.typeCodes.length ? [...q.typeCodes] : [-1]));
-    if (q.online !== undefined) conditions.push(q.online ? sql`${online}` : sql`not ${online}`);
+    if (q.online !== undefined) conditions.push(q.online ? sql`${liveOnline}` : sql`not ${liveOnline}`);
     if (q.keyWord) {
       const like = containsPattern(q.keyWord);
       const own = [
@@ -172,7 +174,7 @@ export class DeviceRepository {
     // (bench/facility-scale.ts) a keyword search went from 90 to 74 ms p50; page 1 stays ~38 ms,
     // spent elsewhere in the database (not yet found).
     let ids = db.select({ id: devices.id }).from(devices).$dynamic();
-    if (q.online !== undefined) ids = ids.leftJoin(live, eq(live.deviceId, devices.deviceId));
+    if (q.online !== undefined) ids = ids.leftJoin(live, withLiveState);
     if (q.keyWord) {
       ids = ids
         .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
@@ -183,7 +185,7 @@ export class DeviceRepository {
     const [total] = await db
       .select({ n: count() })
       .from(devices)
-      .leftJoin(live, eq(live.deviceId, devices.deviceId))
+      .leftJoin(live, withLiveState)
       .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
       .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)))
       .where(where);
@@ -203,11 +205,11 @@ export class DeviceRepository {
   /** Device counts by type and online state within the providers (null: all). */
   async countsByType(db: Executor, providerIds: readonly number[] | null) {
     return db
-      .select({ typeCode: devices.typeCode, online, n: count() })
+      .select({ typeCode: devices.typeCode, online: liveOnline, n: count() })
       .from(devices)
-      .leftJoin(live, eq(live.deviceId, devices.deviceId))
-      .where(inScope(devices.providerId, providerIds))
-      .groupBy(devices.typeCode, online);
+      .leftJoin(live, withLiveState)
+      .where(inProviders(devices.providerId, providerIds))
+      .groupBy(devices.typeCode, liveOnline);
   }
 
   /** Cellular devices (NB-IoT, 4G) with an IMEI within the providers, for the operator sync. */
@@ -218,7 +220,7 @@ export class DeviceRepository {
       .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
       .where(
         and(
-          inScope(devices.providerId, providerIds),
+          inProviders(devices.providerId, providerIds),
           inArray(devices.commMode, ['nb-iot', '4g']),
           or(sql`${deviceStock.imei} is not null`, sql`${deviceStock.imei4g} is not null`),
         ),

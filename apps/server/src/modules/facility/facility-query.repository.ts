@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type A
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { areas, beds, devices, providers, residents, rooms } from '../../db/schema.ts';
+import { containsPattern } from '../../db/sql-filters.ts';
 
 /** Read models of the facility: lists with paths and counts, the tree, the summary. */
 
@@ -9,7 +10,6 @@ const floor = alias(areas, 'floor');
 const top = alias(areas, 'top_area');
 const parent = alias(areas, 'parent_area');
 
-const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const within = (column: AnyColumn, ids: readonly number[] | null): SQL | undefined =>
   ids === null ? undefined : inArray(column, ids.length ? [...ids] : [-1]);
 
@@ -125,7 +125,7 @@ export class FacilityQueryRepository {
     if (f.free !== undefined) conditions.push(f.free ? isNull(beds.residentId) : isNotNull(beds.residentId));
     if (f.hasDevice !== undefined) conditions.push(f.hasDevice ? isNotNull(beds.deviceId) : isNull(beds.deviceId));
     if (f.keyWord) {
-      const like = escapeLike(f.keyWord);
+      const like = containsPattern(f.keyWord);
       conditions.push(
         or(
           ilike(beds.name, like),
@@ -184,7 +184,7 @@ export class FacilityQueryRepository {
     if (f.ids) conditions.push(inArray(rooms.id, f.ids.length ? [...f.ids] : [-1]));
     if (f.areaId !== undefined) conditions.push(or(eq(top.id, f.areaId), eq(floor.id, f.areaId)));
     if (f.keyWord) {
-      const like = escapeLike(f.keyWord);
+      const like = containsPattern(f.keyWord);
       conditions.push(or(ilike(rooms.name, like), ilike(floor.name, like), ilike(top.name, like)));
     }
     const where = and(...conditions);
@@ -235,7 +235,7 @@ export class FacilityQueryRepository {
       within(areas.providerId, f.providerIds),
       f.parentId === undefined ? isNull(areas.parentId) : eq(areas.parentId, f.parentId),
     ];
-    if (f.keyWord) conditions.push(ilike(areas.name, escapeLike(f.keyWord)));
+    if (f.keyWord) conditions.push(ilike(areas.name, containsPattern(f.keyWord)));
     const where = and(...conditions);
     const rows = await db
       .select({

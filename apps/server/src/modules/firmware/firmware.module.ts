@@ -34,15 +34,17 @@ export const buildFirmwareModule = (
   { firmware: FirmwareService; rollouts: RolloutDriver; cache: PackageCache },
   ReturnType<typeof firmwareHandlers>
 > => {
+  // Rollout steps and package copies take turns on one pacer.
+  const pacer = backgroundPacer(deps.database);
   const firmware = new FirmwareService(deps.db, deps.clock, deps.audit, deps.firmware.maxBytes);
   const rollouts = new RolloutDriver(deps.db, deps.clock, firmware.repo, deps.commands, deps.feed, {
     everyMs: deps.firmware.everyMs,
     timeoutMs: deps.firmware.timeoutMs,
     linkMs: deps.firmware.linkMs,
     timeZone: deps.timeZone,
-    pacer: backgroundPacer(deps.database),
+    pacer,
   });
   firmware.onChanged = () => rollouts.poke();
-  const cache = new PackageCache(deps.db, firmware.store, path.join(deps.dataDir, 'firmware'));
+  const cache = new PackageCache(deps.db, firmware.store, path.join(deps.dataDir, 'firmware'), pacer);
   return { services: { firmware, rollouts, cache }, handlers: firmwareHandlers(firmware), parts: [rollouts] };
 };

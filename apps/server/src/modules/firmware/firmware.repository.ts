@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql } from 'drizzle-orm';
 import type { FirmwareState, UpgradeState } from '@vigil/contract';
 import type { Executor } from '../../db/database.ts';
+import { containsPattern, inProviders } from '../../db/sql-filters.ts';
+import { liveFirmwareVersion, liveOnline, withLiveState } from '../devices/device.repository.ts';
 import {
   accounts,
   deviceLiveState,
@@ -29,27 +30,13 @@ export const IN_FLIGHT: readonly UpgradeState[] = ['sent', 'downloading', 'insta
 /** Upgrades not yet sent. */
 export const WAITING: readonly UpgradeState[] = ['pending', 'deferred'];
 
-/**
- * What the device last reported (device_live_state, written by the gateway in batches); the
- * device row's own columns only for a device that never spoke to a gateway.
- */
-const liveOnline = sql<boolean>`coalesce(${deviceLiveState.online}, ${devices.online})`;
-const liveVersion = sql<string | null>`coalesce(${deviceLiveState.firmwareVersion}, ${devices.firmwareVersion})`;
-const withLive = eq(deviceLiveState.deviceId, devices.deviceId);
-
 /** What a release needs of each device it targets. */
 const TARGET = {
   id: devices.id,
   deviceId: devices.deviceId,
   providerId: devices.providerId,
-  firmwareVersion: liveVersion,
+  firmwareVersion: liveFirmwareVersion,
 };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** A provider filter on a column: null scope means every provider. */
-const inScope = (column: PgColumn, ids: readonly number[] | null): SQL | undefined =>
-  ids === null ? undefined : ids.length ? inArray(column, [...ids]) : sql`false`;
 
 export class FirmwareRepository {
   async insertPackage(db: Executor, values: typeof firmwarePackages.$inferInsert): Promise<PackageRecord> {
@@ -86,7 +73,7 @@ export class FirmwareRepository {
     q: { deviceType?: number; state?: FirmwareState; keyword?: string; offset: number; limit: number },
   ) {
     const p = firmwarePackages;
-    const like = q.keyword ? `%${escapeLike(q.keyword)}%` : undefined;
+    const like = q.keyword ? containsPattern(q.keyword) : undefined;
     const where = and(
       q.deviceType === undefined ? undefined : eq(p.deviceType, q.deviceType),
       q.state === undefined ? undefined : eq(p.state, q.state),
@@ -137,27 +124,27 @@ export class FirmwareRepository {
       .select({ packageId: firmwareGreyDevices.packageId, n: count() })
       .from(firmwareGreyDevices)
       .innerJoin(devices, eq(devices.id, firmwareGreyDevices.deviceRowId))
-      .where(and(inArray(firmwareGreyDevices.packageId, [...packageIds]), inScope(devices.providerId, scope)))
+      .where(and(inArray(firmwareGreyDevices.packageId, [...packageIds]), inProviders(devices.providerId, scope)))
       .groupBy(firmwareGreyDevices.packageId);
     return new Map(rows.map((r) => [r.packageId, r.n]));
   }
 
   async greyPage(db: Executor, packageId: number, scope: readonly number[] | null, offset: number, limit: number) {
     const g = firmwareGreyDevices;
-    const where = and(eq(g.packageId, packageId), inScope(devices.providerId, scope));
+    const where = and(eq(g.packageId, packageId), inProviders(devices.providerId, scope));
     const [rows, [total]] = await Promise.all([
       db
         .select({
           device: devices,
           online: liveOnline,
-          firmwareVersion: liveVersion,
+          firmwareVersion: liveFirmwareVersion,
           providerName: providers.name,
           upgradeState: firmwareUpgrades.state,
           progress: firmwareUpgrades.progress,
         })
         .from(g)
         .innerJoin(devices, eq(devices.id, g.deviceRowId))
-        .leftJoin(deviceLiveState, withLive)
+        .leftJoin(deviceLiveState, withLiveState)
         .innerJoin(providers, eq(providers.id, devices.providerId))
         .leftJoin(
           firmwareUpgrades,
@@ -178,8 +165,8 @@ export class FirmwareRepository {
       .select(TARGET)
       .from(firmwareGreyDevices)
       .innerJoin(devices, eq(devices.id, firmwareGreyDevices.deviceRowId))
-      .leftJoin(deviceLiveState, withLive)
-      .where(and(eq(firmwareGreyDevices.packageId, packageId), inScope(devices.providerId, scope)));
+      .leftJoin(deviceLiveState, withLiveState)
+      .where(and(eq(firmwareGreyDevices.packageId, packageId), inProviders(devices.providerId, scope)));
   }
 
   /** Every device of a type in scope (a full release's targets). */
@@ -187,8 +174,8 @@ export class FirmwareRepository {
     return db
       .select(TARGET)
       .from(devices)
-      .leftJoin(deviceLiveState, withLive)
-      .where(and(eq(devices.typeCode, deviceType), inScope(devices.providerId, scope)));
+      .leftJoin(deviceLiveState, withLiveState)
+      .where(and(eq(devices.typeCode, deviceType), inProviders(devices.providerId, scope)));
   }
 
   // --- rollouts and upgrades ----------------------------------------------------------------
@@ -258,7 +245,7 @@ export class FirmwareRepository {
     const rows = await db
       .select({ packageId: u.packageId, stage: u.stage, state: u.state, n: count() })
       .from(u)
-      .where(and(inArray(u.packageId, [...packageIds]), inScope(u.providerId, scope)))
+      .where(and(inArray(u.packageId, [...packageIds]), inProviders(u.providerId, scope)))
       .groupBy(u.packageId, u.stage, u.state);
     return rows.map((r) => ({ ...r, state: r.state as UpgradeState }));
   }
@@ -272,7 +259,7 @@ export class FirmwareRepository {
     const u = firmwareUpgrades;
     const where = and(
       eq(u.packageId, q.packageId),
-      inScope(u.providerId, q.scope),
+      inProviders(u.providerId, q.scope),
       q.state === undefined ? undefined : eq(u.state, q.state),
       q.stage === undefined ? undefined : eq(u.stage, q.stage),
     );
@@ -282,12 +269,12 @@ export class FirmwareRepository {
           upgrade: u,
           device: devices,
           online: liveOnline,
-          firmwareVersion: liveVersion,
+          firmwareVersion: liveFirmwareVersion,
           providerName: providers.name,
         })
         .from(u)
         .innerJoin(devices, eq(devices.id, u.deviceRowId))
-        .leftJoin(deviceLiveState, withLive)
+        .leftJoin(deviceLiveState, withLiveState)
         .innerJoin(providers, eq(providers.id, u.providerId))
         .where(where)
         .orderBy(asc(u.stage), desc(u.updatedAt), asc(devices.deviceId))
@@ -309,11 +296,11 @@ export class FirmwareRepository {
         deviceId: devices.deviceId,
         providerId: devices.providerId,
         online: liveOnline,
-        firmwareVersion: liveVersion,
+        firmwareVersion: liveFirmwareVersion,
       })
       .from(u)
       .innerJoin(devices, eq(devices.id, u.deviceRowId))
-      .leftJoin(deviceLiveState, withLive)
+      .leftJoin(deviceLiveState, withLiveState)
       .where(and(eq(u.packageId, packageId), lte(u.stage, upToStage), inArray(u.state, [...WAITING])))
       .orderBy(asc(u.stage), asc(u.id))
       .limit(limit);
@@ -393,6 +380,18 @@ export class FirmwareRepository {
       .from(firmwareUpgrades)
       .innerJoin(firmwarePackages, eq(firmwarePackages.id, firmwareUpgrades.packageId))
       .where(and(eq(firmwareUpgrades.deviceRowId, deviceRowId), inArray(firmwareUpgrades.state, [...IN_FLIGHT])));
+  }
+
+  /** Of the given devices, those with an upgrade under way. */
+  async devicesUpgrading(db: Executor, deviceRowIds: readonly number[]): Promise<number[]> {
+    if (!deviceRowIds.length) return [];
+    const rows = await db
+      .selectDistinct({ id: firmwareUpgrades.deviceRowId })
+      .from(firmwareUpgrades)
+      .where(
+        and(inArray(firmwareUpgrades.deviceRowId, [...deviceRowIds]), inArray(firmwareUpgrades.state, [...IN_FLIGHT])),
+      );
+    return rows.map((r) => r.id);
   }
 
   async upgradeByCommand(db: Executor, commandId: number) {

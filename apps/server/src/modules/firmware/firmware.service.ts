@@ -7,7 +7,6 @@ import {
   type FirmwareState,
   type GreyDevice,
   type UpgradeRow,
-  type UploadedFile,
 } from '@vigil/contract';
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
@@ -22,7 +21,7 @@ import { FirmwareRepository, WAITING, type PackageRecord, type RolloutRecord } f
 import { digestOf } from './package-digest.ts';
 import { PackageStore } from './package-store.ts';
 import { assignStages, rolloutCounts, rolloutOrder } from './rollout-rules.ts';
-import { checkZip, fileSource } from './zip-check.ts';
+import { checkZipFile } from './zip-check.ts';
 
 type Parsed<N extends keyof Calls> = CallParsed<Calls[N]>;
 
@@ -54,7 +53,7 @@ export class FirmwareService {
     if (!file || file.size === 0) throw invalid('upload.missing');
     const digest = await digestOf(file.stream());
     if (digest.md5 !== input.md5) throw invalid('firmware.md5Mismatch', { actual: digest.md5, expected: input.md5 });
-    await this.assertZip(file);
+    if (!(await checkZipFile(file.path)).zip) throw invalid('firmware.notZip');
     const version = parseFirmwareVersion(input.version);
     if (!version) throw invalid('firmware.versionFormat');
     const now = this.clock.now();
@@ -89,16 +88,6 @@ export class FirmwareService {
       return pkg;
     });
     return this.present(caller, row);
-  }
-
-  private async assertZip(file: UploadedFile): Promise<void> {
-    const source = await fileSource(file.path);
-    try {
-      const check = await checkZip(source);
-      if (!check.zip) throw invalid('firmware.notZip');
-    } finally {
-      await source.close();
-    }
   }
 
   /** Refuses a version already uploaded for the type, or not above the newest released one. */

@@ -4,7 +4,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Db } from '../../db/database.ts';
-import type { PackageStore } from './package-store.ts';
+import type { BackgroundPacer } from '../../core/background-pacer.ts';
+import { CHUNK_BYTES, type PackageStore } from './package-store.ts';
 
 /** What the cache needs to know of a package. */
 export interface CachedPackage {
@@ -14,10 +15,13 @@ export interface CachedPackage {
 }
 
 /**
- * Each instance's copy of the packages devices download (decision 0029): written from the
- * database's chunks on the first download, checked against the package's SHA-256, renamed into
- * place, then every download and range request streams from the file. A missing or short copy is
- * rebuilt; concurrent first downloads on one instance share one build.
+ * Each instance's copy of the packages devices and phones download (decision 0029): written
+ * from the database's chunks on the first download — a chunk a step of the background pacer, so
+ * on PGlite a 64 MB package does not take the server's thread from alarms — checked against the
+ * package's SHA-256, renamed into place; every download and range request after that streams
+ * from the file. A missing or short copy is rebuilt; concurrent first downloads on one instance
+ * share one build. Copies are derived data: a package's copy stays until DATA_DIR's folder is
+ * cleared, and is made again when needed.
  */
 export class PackageCache {
   private readonly building = new Map<string, Promise<string>>();
@@ -26,6 +30,7 @@ export class PackageCache {
     private readonly db: Db,
     private readonly store: PackageStore,
     private readonly dir: string,
+    private readonly pacer?: BackgroundPacer,
   ) {}
 
   /** The path of a verified copy of the package, made first when needed. */
@@ -41,9 +46,10 @@ export class PackageCache {
     return build;
   }
 
-  /** Deletes this instance's copy (the package was deleted or taken offline). */
-  async drop(sha256: string): Promise<void> {
-    await rm(path.join(this.dir, `${sha256}.zip`), { force: true });
+  private async readRange(packageId: number, start: number, end: number): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for await (const part of this.store.stream(this.db, packageId, start, end)) parts.push(part);
+    return Buffer.concat(parts);
   }
 
   private async build(pkg: CachedPackage, file: string): Promise<string> {
@@ -52,7 +58,10 @@ export class PackageCache {
     const hash = createHash('sha256');
     const out = createWriteStream(partial, { mode: 0o600 });
     try {
-      for await (const chunk of this.store.stream(this.db, pkg.id, 0, pkg.sizeBytes)) {
+      for (let start = 0; start < pkg.sizeBytes; start += CHUNK_BYTES) {
+        const end = Math.min(start + CHUNK_BYTES, pkg.sizeBytes);
+        const read = () => this.readRange(pkg.id, start, end);
+        const chunk = this.pacer ? await this.pacer.step(read) : await read();
         hash.update(chunk);
         if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       }

@@ -169,14 +169,25 @@ export class RolloutDriver implements Part {
     this.inboxTimer = undefined;
     const batch = this.inbox.splice(0);
     if (!batch.length) return;
-    const kept = batch.filter((item, i) => {
-      if (item.status.ota?.state !== 'downloading') return true;
-      const id = item.status.ota.id;
-      return !batch.slice(i + 1).some((later) => later.status.ota?.id === id);
-    });
+    // Walked from the newest: a download's progress report is kept only if nothing later of
+    // the same upgrade came in the batch.
+    const reported = new Set<number>();
+    const kept = batch
+      .reverse()
+      .filter((item) => {
+        const id = item.status.ota?.id;
+        if (id === undefined) return true;
+        const superseded = item.status.ota?.state === 'downloading' && reported.has(id);
+        reported.add(id);
+        return !superseded;
+      })
+      .reverse();
     this.queueReport(() =>
       this.step(async () => {
-        for (const item of kept) await this.onStatus(item.deviceRowId, item.status);
+        // Every device reports its version when it connects: one query finds the few upgrading.
+        const withVersion = [...new Set(kept.flatMap((item) => (item.status.fw ? [item.deviceRowId] : [])))];
+        const upgrading = new Set(await this.repo.devicesUpgrading(this.db, withVersion));
+        for (const item of kept) await this.onStatus(item.deviceRowId, item.status, upgrading.has(item.deviceRowId));
       }),
     );
   }
@@ -355,7 +366,7 @@ export class RolloutDriver implements Part {
   }
 
   /** What a device's status says of its upgrades: progress, a failure, or the version it now runs. */
-  private async onStatus(deviceRowId: number, status: DeviceStatus): Promise<void> {
+  private async onStatus(deviceRowId: number, status: DeviceStatus, upgrading: boolean): Promise<void> {
     const now = this.clock.now();
     if (status.ota) {
       const upgrade = await this.repo.upgradeByCommand(this.db, status.ota.id);
@@ -378,7 +389,7 @@ export class RolloutDriver implements Part {
         }
       }
     }
-    if (status.fw) {
+    if (status.fw && upgrading) {
       const reported = parseFirmwareVersion(status.fw);
       for (const upgrade of await this.repo.inFlightOf(this.db, deviceRowId)) {
         const target = parseFirmwareVersion(upgrade.version);

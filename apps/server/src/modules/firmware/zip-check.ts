@@ -85,3 +85,13 @@ export async function fileSource(path: string): Promise<ByteSource & { close(): 
     close: () => handle.close(),
   };
 }
+
+/** Checks a zip on disk (an upload's temporary file), closing it afterwards. */
+export async function checkZipFile(path: string): Promise<ZipCheck> {
+  const source = await fileSource(path);
+  try {
+    return await checkZip(source);
+  } finally {
+    await source.close();
+  }
+}

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { accounts, providers } from '../../db/schema.ts';
+import { containsPattern } from '../../db/sql-filters.ts';
 
 export type ProviderRow = typeof providers.$inferSelect;
 
@@ -16,7 +17,6 @@ export interface ProviderListQuery {
   ids: readonly number[] | null;
 }
 
-const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const live = isNull(providers.deletedAt);
 const parent = alias(providers, 'parent');
 
@@ -94,7 +94,7 @@ export class ProviderRepository {
     const conditions: (SQL | undefined)[] = [live];
     if (q.ids) conditions.push(inArray(providers.id, q.ids.length ? [...q.ids] : [-1]));
     if (q.keyWord) {
-      const like = escapeLike(q.keyWord);
+      const like = containsPattern(q.keyWord);
       conditions.push(or(ilike(providers.name, like), ilike(providers.number, like), ilike(accounts.userName, like)));
     }
     if (q.providerClass) conditions.push(eq(providers.providerClass, q.providerClass));

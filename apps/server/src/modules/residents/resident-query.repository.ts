@@ -14,6 +14,7 @@ import {
   residents,
   rooms,
 } from '../../db/schema.ts';
+import { containsPattern } from '../../db/sql-filters.ts';
 
 export interface ResidentListQuery {
   offset: number;
@@ -34,7 +35,6 @@ export interface ResidentListQuery {
 
 const floor = alias(areas, 'floor');
 const topArea = alias(areas, 'top_area');
-const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** An absence of the resident is under way at `now`. */
 const awayAt = (now: Date) =>
@@ -81,9 +81,9 @@ export class ResidentQueryRepository {
       const byPhone = q.keyWord.replace(/[\s\-()]/g, '');
       where.push(
         or(
-          ilike(residents.name, escapeLike(q.keyWord)),
+          ilike(residents.name, containsPattern(q.keyWord)),
           /^\+?\d+$/.test(byPhone)
-            ? sql`exists (select 1 from ${emergencyContacts} where ${emergencyContacts.residentId} = ${residents.id} and ${emergencyContacts.phone} like ${escapeLike(byPhone.replace(/^\+/, ''))})`
+            ? sql`exists (select 1 from ${emergencyContacts} where ${emergencyContacts.residentId} = ${residents.id} and ${emergencyContacts.phone} like ${containsPattern(byPhone.replace(/^\+/, ''))})`
             : undefined,
         ),
       );
