@@ -26,6 +26,24 @@ export const UPGRADE_STATES = [
 ] as const;
 export type UpgradeState = (typeof UPGRADE_STATES)[number];
 
+/**
+ * Why an upgrade failed or was cancelled: timeout (the device went silent), refused (it answered
+ * the command with a refusal), failedOnDevice (it reported the failure), otherVersion (it came
+ * back on another version after installing), stopped (the rollout was stopped), offline (the
+ * package was taken offline), superseded (a newer release), removed (taken off the whitelist).
+ */
+export const UPGRADE_REASONS = [
+  'timeout',
+  'refused',
+  'failedOnDevice',
+  'otherVersion',
+  'stopped',
+  'offline',
+  'superseded',
+  'removed',
+] as const;
+export type UpgradeReason = (typeof UPGRADE_REASONS)[number];
+
 /** Default stages of a full release: cumulative shares of the devices, in per cent. */
 export const DEFAULT_ROLLOUT_STAGES = [5, 25, 100] as const;
 /** Default failure share (per cent of a stage's devices) that pauses a rollout. */

@@ -1036,6 +1036,9 @@ export const firmwareUpgrades = pgTable(
     /** The secret in the device's download address; valid until `linkExpiresAt`, for this device only. */
     downloadToken: text('download_token'),
     linkExpiresAt: ts('link_expires_at'),
+    /** Why it failed or was cancelled (UPGRADE_REASONS): the console translates it. */
+    reason: text('reason'),
+    /** The device's own words (or the reason in English, for logs and scripts). */
     error: text('error'),
     updatedAt: ts('updated_at').notNull(),
     sentAt: ts('sent_at'),

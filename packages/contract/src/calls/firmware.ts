@@ -7,6 +7,7 @@ import {
   FIRMWARE_VERSION_MAX,
   FIRMWARE_VERSION_PATTERN,
   ROLLOUT_STATES,
+  UPGRADE_REASONS,
   UPGRADE_STATES,
 } from '../firmware-constants.ts';
 
@@ -94,7 +95,11 @@ export const UpgradeRowSchema = z.object({
   stage: z.number().int(),
   state: z.enum(UPGRADE_STATES),
   progress: z.number().int().describe('Per cent of the download'),
-  error: z.string().nullable(),
+  reason: z.enum(UPGRADE_REASONS).nullable().describe('Why it failed or was cancelled'),
+  error: z
+    .string()
+    .nullable()
+    .describe('What the device said (refused, failedOnDevice); for the server’s own reasons, the reason in English'),
   updateTime: time,
 });
 export type UpgradeRow = z.infer<typeof UpgradeRowSchema>;

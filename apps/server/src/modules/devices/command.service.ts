@@ -379,7 +379,8 @@ export class CommandService {
     const changed = ok ? await this.markAcked(id) : await this.markFailed(id, reason);
     if (changed) {
       const answer: CommandAnswer = { commandId: id, command: row.command, deviceId: row.deviceId, ok };
-      if (!ok) answer.error = reason;
+      // The device's own words only: a listener says "refused" in the reader's language itself.
+      if (!ok && error?.trim()) answer.error = error.trim();
       for (const listener of this.answeredListeners) listener(answer);
     }
     return changed;

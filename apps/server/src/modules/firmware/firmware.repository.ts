@@ -348,7 +348,7 @@ export class FirmwareRepository {
     for (let i = 0; i < deviceRowIds.length; i += 500) {
       await db
         .update(firmwareUpgrades)
-        .set({ state: 'cancelled', error: 'superseded', updatedAt: now, finishedAt: now })
+        .set({ state: 'cancelled', reason: 'superseded', error: 'superseded', updatedAt: now, finishedAt: now })
         .where(
           and(
             sql`${firmwareUpgrades.packageId} <> ${packageId}`,

@@ -161,7 +161,7 @@ export class FirmwareService {
         tx,
         pkg.id,
         WAITING,
-        { state: 'cancelled', error: 'removed from the whitelist', updatedAt: now, finishedAt: now },
+        { state: 'cancelled', reason: 'removed', error: 'removed from the whitelist', updatedAt: now, finishedAt: now },
         device.id,
       );
       await this.audit.byCaller(
@@ -216,6 +216,7 @@ export class FirmwareService {
       stage: upgrade.stage,
       state: upgrade.state as UpgradeRow['state'],
       progress: upgrade.progress,
+      reason: (upgrade.reason as UpgradeRow['reason']) ?? null,
       error: upgrade.error,
       updateTime: upgrade.updatedAt.toISOString(),
     }));
@@ -344,6 +345,7 @@ export class FirmwareService {
       const stopWaiting = () =>
         this.repo.moveUpgradesOf(tx, pkg.id, WAITING, {
           state: 'cancelled',
+          reason: input.action === 'offline' ? 'offline' : 'stopped',
           error: input.action === 'offline' ? 'package taken offline' : 'rollout stopped',
           updatedAt: now,
           finishedAt: now,

@@ -308,6 +308,7 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
       const [upgrade] = await upgradesOf(pkg.id);
       expect(upgrade).toMatchObject({ state: 'failed' });
       expect(upgrade?.error).toContain('timeout');
+      expect(upgrade?.reason).toBe('timeout');
       await app.call(firmwareCalls.firmwareUpdate, { id: pkg.id, action: 'offline' }, { token: w.admin });
     });
   });
@@ -372,6 +373,7 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
         { token: w.admin },
       );
       expect(failed.data?.rows.map((r) => r.error)).toEqual(['flash write error', 'flash write error']);
+      expect(failed.data?.rows.map((r) => r.reason)).toEqual(['failedOnDevice', 'failedOnDevice']);
       await app.call(firmwareCalls.firmwareUpdate, { id: pkg.id, action: 'offline' }, { token: w.admin });
       await app.database.db.update(devices).set({ firmwareVersion: '1.0.0' });
     });
@@ -445,6 +447,7 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
       );
       await rollouts().settled();
       expect((await upgradesOf(pkg.id))[0]).toMatchObject({ state: 'failed', error: 'battery low' });
+      expect((await upgradesOf(pkg.id))[0]?.reason).toBe('refused');
     });
   });
 });

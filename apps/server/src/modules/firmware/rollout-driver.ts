@@ -203,6 +203,7 @@ export class RolloutDriver implements Part {
       await this.step(() =>
         this.repo.moveUpgrade(this.db, upgrade.id, IN_FLIGHT, {
           state: 'failed',
+          reason: 'timeout',
           error: 'timeout: the device stopped reporting the upgrade',
           updatedAt: now,
           finishedAt: now,
@@ -303,6 +304,7 @@ export class RolloutDriver implements Part {
         const moved = await this.repo.moveUpgrade(tx, upgrade.id, WAITING, {
           state: 'sent',
           progress: 0,
+          reason: null,
           error: null,
           commandId,
           downloadToken: token,
@@ -375,7 +377,8 @@ export class RolloutDriver implements Part {
         if (ota.state === 'failed') {
           await this.repo.moveUpgrade(this.db, upgrade.id, IN_FLIGHT, {
             state: 'failed',
-            error: ota.error?.trim() || 'failed on the device',
+            reason: 'failedOnDevice',
+            error: ota.error?.trim() || null,
             updatedAt: now,
             finishedAt: now,
           });
@@ -405,6 +408,7 @@ export class RolloutDriver implements Part {
           // Back from the restart on another version: the installation did not take.
           await this.repo.moveUpgrade(this.db, upgrade.id, ['installing'], {
             state: 'failed',
+            reason: 'otherVersion',
             error: `restarted on version ${status.fw}`,
             updatedAt: now,
             finishedAt: now,
@@ -422,7 +426,8 @@ export class RolloutDriver implements Part {
     const now = this.clock.now();
     await this.repo.moveUpgrade(this.db, upgrade.id, IN_FLIGHT, {
       state: 'failed',
-      error: answer.error ?? 'refused by the device',
+      reason: 'refused',
+      error: answer.error ?? null,
       updatedAt: now,
       finishedAt: now,
     });

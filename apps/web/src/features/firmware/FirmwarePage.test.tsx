@@ -399,6 +399,7 @@ describe('FirmwarePage: whitelist and progress', () => {
               stage: 1,
               state: 'failed',
               progress: 40,
+              reason: 'failedOnDevice',
               error: 'checksum mismatch',
               updateTime: '2026-03-02T09:00:00.000Z',
             },
@@ -409,7 +410,7 @@ describe('FirmwarePage: whitelist and progress', () => {
       fireEvent.click(screen.getByTestId('firmware-progress-2'));
       expect(await screen.findByText('Release of 2.4.0 · M8701W · Sleep monitor')).toBeInTheDocument();
       expect(within(screen.getByTestId('stage-1')).getByText('6 of 8 upgraded')).toBeInTheDocument();
-      expect(await screen.findByTestId('upgrade-error')).toHaveTextContent('checksum mismatch');
+      expect(await screen.findByTestId('upgrade-error')).toHaveTextContent('Failed on the device: checksum mismatch');
       expect(lastJson(api, firmwareUpgradeList.path)).toEqual({ id: 2, pageNum: 1, pageSize: 10 });
 
       await choose('upgrade-filter-state', 'Failed');

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { firmwareUpgradeList } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Card, Col, Descriptions, Drawer, Row, Select, Space, Tag, Typography } from 'antd';
@@ -142,9 +143,9 @@ export const ProgressDrawer = ({
       render: (_, row) => (
         <Space orientation="vertical" size={2}>
           <UpgradeStateCell state={row.state} progress={row.progress} />
-          {row.error && (
+          {(row.reason || row.error) && (
             <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="upgrade-error">
-              {row.error}
+              {failureText(t, row)}
             </Typography.Text>
           )}
         </Space>
@@ -245,4 +246,12 @@ export const ProgressDrawer = ({
       )}
     </Drawer>
   );
+};
+
+/** Why an upgrade failed or was cancelled, in the reader's language; with the device's own words when it gave any. */
+const failureText = (t: TFunction, row: Pick<UpgradeRow, 'reason' | 'error'>): string => {
+  if (!row.reason) return row.error ?? '';
+  const reason = t(`reason.${row.reason}`);
+  const deviceWords = (row.reason === 'refused' || row.reason === 'failedOnDevice') && row.error;
+  return deviceWords ? t('reason.withWords', { reason, words: row.error }) : reason;
 };

@@ -1,0 +1,1 @@
+ALTER TABLE "firmware_upgrade" ADD COLUMN "reason" text;
