@@ -3,6 +3,8 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { profileOnSignal } from './core/cpu-profiler.ts';
+import { keepServingOnUnhandledRejection } from './core/process-faults.ts';
+import { redactedError } from './http/log-redaction.ts';
 import { StartupError } from './core/startup-error.ts';
 import type { AddressInfo } from 'node:net';
 import { EmbeddedBroker } from './modules/devices/broker/embedded-broker.ts';
@@ -22,6 +24,7 @@ const exitOnStartupError = (error: unknown): never => {
 };
 
 const start = async () => {
+  const rejections = keepServingOnUnhandledRejection();
   let config;
   try {
     config = loadConfig();
@@ -45,6 +48,11 @@ const start = async () => {
     return exitOnStartupError(error);
   });
   const { app, metrics } = built;
+  rejections.attach({
+    log: (reason) =>
+      app.log.error({ err: redactedError(reason) }, 'unhandled promise rejection; the server keeps serving'),
+    count: () => metrics.unhandledRejections.inc(),
+  });
 
   let metricsListener: MetricsListener | undefined;
   let demo: RunningDemo | undefined;

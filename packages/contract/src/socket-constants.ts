@@ -23,6 +23,8 @@ export const SOCKET_CLOSE = {
   timeout: 4408,
   /** The server is shutting down: reconnect (to another instance). */
   goingAway: 1001,
+  /** The session could not be checked now (the database is unreachable): reconnect and log in again. */
+  tryAgainLater: 1013,
 } as const;
 
 export const WS_LOG_TYPES = ['newAlarm', 'relieveAlarm', 'playAlarm'] as const;

@@ -20,6 +20,13 @@ export class Metrics implements CallObserver {
     registers: [this.own],
   });
 
+  /** Promise rejections no code handled: logged and counted, the server keeps serving (core/process-faults.ts). */
+  readonly unhandledRejections = new Counter({
+    name: 'vigil_unhandled_rejections_total',
+    help: 'Promise rejections no code handled (logged; the server kept serving)',
+    registers: [this.own],
+  });
+
   constructor(modules: readonly Registry[] = []) {
     collectDefaultMetrics({ register: this.own, prefix: 'vigil_' });
     this.registry = modules.length ? Registry.merge([this.own, ...modules]) : this.own;

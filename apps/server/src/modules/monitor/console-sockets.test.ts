@@ -8,7 +8,7 @@ import {
   topicOf,
   type SocketServerFrame,
 } from '@vigil/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock } from '../../clock.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -74,8 +74,12 @@ describe('the console’s live socket', () => {
     await loadStock(app, w.admin, [
       { deviceId: 'SOCK-SOS1', deviceType: T.sos },
       { deviceId: 'SOCK-SMK1', deviceType: T.smoke },
+      { deviceId: 'SOCK-SOS2', deviceType: T.sos },
+      { deviceId: 'SOCK-SOS3', deviceType: T.sos },
     ]);
     await addDevice(app, w.aHome.token, 'SOCK-SOS1', T.sos);
+    await addDevice(app, w.aHome.token, 'SOCK-SOS2', T.sos);
+    await addDevice(app, w.aHome.token, 'SOCK-SOS3', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SMK1', T.smoke);
     await app.services.devices.gateway.directory.load();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
@@ -170,6 +174,54 @@ describe('the console’s live socket', () => {
     clock.advance(31_000);
     socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
     expect(await socket.closed).toBe(SOCKET_CLOSE.sessionEnded);
+  });
+
+  it('keeps a socket open while its session cannot be read (database down), and asks a new login to try again', async () => {
+    const token = await app.login(w.aHome.userName, w.aHome.password);
+    const socket = await loggedIn(token);
+    const key = await keyOf(token);
+    const down = vi
+      .spyOn(app.services.sessions, 'authenticateSocketKey')
+      .mockRejectedValue(new Error('Connection terminated unexpectedly'));
+    try {
+      clock.advance(31_000);
+      socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
+      expect(await socket.next('/hearBeat')).toEqual({ path: '/hearBeat', code: 200 });
+      await until(() => down.mock.calls.length > 0, { what: 'the session check' });
+      // Not closed: the session did not end, the database did not answer.
+      socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
+      expect(await socket.next('/hearBeat')).toEqual({ path: '/hearBeat', code: 200 });
+      expect(down).toHaveBeenCalledTimes(1);
+
+      const newcomer = await open();
+      newcomer.send({ path: '/login', data: { key } });
+      expect(await newcomer.closed).toBe(SOCKET_CLOSE.tryAgainLater);
+      expect(newcomer.frames).toEqual([]);
+    } finally {
+      down.mockRestore();
+    }
+    // The database is back: the check is tried again within seconds and the socket still hears alarms.
+    clock.advance(6_000);
+    socket.send({ path: '/hearBeat', data: { key, msg: 'ping' } });
+    await socket.next('/hearBeat');
+    await press('SOCK-SOS2');
+    expect(await socket.next('/alertNotify')).toMatchObject({ data: { alertType: 'SOS', deviceId: 'SOCK-SOS2' } });
+  });
+
+  it('delivers an alarm whose read failed a few times once the database answers', async () => {
+    const socket = await loggedIn(w.aHome.token);
+    const view = vi
+      .spyOn(app.services.alarms.alarms, 'view')
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'))
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+    try {
+      await press('SOCK-SOS3');
+      const frame = await socket.next('/alertNotify');
+      expect(frame).toMatchObject({ data: { alertType: 'SOS' } });
+      expect(view).toHaveBeenCalledTimes(3);
+    } finally {
+      view.mockRestore();
+    }
   });
 
   it('closes a socket that never logs in, or goes silent', async () => {

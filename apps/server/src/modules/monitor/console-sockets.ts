@@ -46,6 +46,8 @@ export interface ConsoleSocketDeps {
   visibleResidents: (caller: Caller, ids: readonly number[]) => Promise<number[]>;
   /** How often an open socket's session is checked again (default 30 s). */
   recheckMs?: number;
+  /** Waits between attempts to deliver an alarm whose read failed (default about a minute in all). */
+  deliveryRetriesMs?: readonly number[];
 }
 
 interface Connection {
@@ -68,6 +70,10 @@ interface Connection {
 }
 
 const MAX_FRAME_BYTES = 16 * 1024;
+/** After a session check that could not be made, the next one is tried this much later. */
+const RECHECK_RETRY_MS = 5_000;
+/** Waits between attempts to deliver an alarm whose read failed: about a minute in all. */
+const DELIVERY_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 
 /**
  * The console's live socket on `/websocket` (spec document 2 section 4; frames declared in the
@@ -86,10 +92,12 @@ export class ConsoleSockets {
   /** Alarm events are turned into frames one after another, so a release never overtakes its raise. */
   private fanOut: Promise<void> = Promise.resolve();
   private readonly recheckMs: number;
+  private readonly deliveryRetriesMs: readonly number[];
   private stopped = false;
 
   constructor(private readonly deps: ConsoleSocketDeps) {
     this.recheckMs = deps.recheckMs ?? 30_000;
+    this.deliveryRetriesMs = deps.deliveryRetriesMs ?? DELIVERY_RETRIES_MS;
   }
 
   /** Takes the HTTP server's upgrades of SOCKET_PATH; others are refused. */
@@ -107,11 +115,7 @@ export class ConsoleSockets {
   start(): void {
     this.unsubscribe = this.deps.events.subscribe(
       (event) => {
-        this.fanOut = this.fanOut
-          .then(() => this.deliver(event))
-          .catch((error: unknown) => {
-            this.deps.log.error({ err: String(error), event: event.type }, 'alarm not delivered to consoles');
-          });
+        this.fanOut = this.fanOut.then(() => this.deliverOrAskToCheck(event));
       },
       [ALARM_EVENT.raised, ALARM_EVENT.released, ALARM_EVENT.handled],
     );
@@ -177,7 +181,13 @@ export class ConsoleSockets {
       followSeq: 0,
     };
     this.connections.add(connection);
-    ws.on('message', (data, isBinary) => void this.onMessage(connection, data, isBinary));
+    // A frame's work may need the database; its failure (the database down) must never escape as
+    // an unhandled rejection: that ended the process and took every console and device with it.
+    ws.on('message', (data, isBinary) => {
+      this.onMessage(connection, data, isBinary).catch((error: unknown) =>
+        this.deps.log.warn({ err: String(error) }, 'console socket frame not handled'),
+      );
+    });
     const gone = () => {
       this.connections.delete(connection);
       this.deps.vitals.unfollow(follower);
@@ -229,7 +239,15 @@ export class ConsoleSockets {
   }
 
   private async login(c: Connection, key: string): Promise<void> {
-    const outcome = await this.deps.authenticate(key);
+    let outcome: AuthOutcome;
+    try {
+      outcome = await this.deps.authenticate(key);
+    } catch (error) {
+      // The session cannot be read (the database is down): not refused; the console reconnects and tries again.
+      this.deps.log.warn({ err: String(error) }, 'console socket login not checked; asked to retry');
+      c.ws.close(SOCKET_CLOSE.tryAgainLater, 'try again later');
+      return;
+    }
     if (outcome.kind !== 'ok') {
       this.send(c, { path: '/login', code: 401 });
       c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
@@ -243,22 +261,33 @@ export class ConsoleSockets {
     if (c.requested.length) await this.follow(c, c.requested);
   }
 
-  /** Checks the session again when it was last checked `recheckMs` ago; closes the socket of an ended one. */
+  /**
+   * Checks the session again when it was last checked `recheckMs` ago; closes the socket of an
+   * ended one. A check that cannot be made (the database is down) keeps the socket: the session
+   * did not end, and the console must go on hearing alarms. It is tried again a few seconds later.
+   */
   private async recheck(c: Connection): Promise<void> {
     const now = this.deps.clock.now().getTime();
     if (!c.key || c.checking || now - c.checkedAt < this.recheckMs) return;
-    c.checking = this.deps.authenticate(c.key).then((outcome) => {
-      c.checking = undefined;
-      c.checkedAt = this.deps.clock.now().getTime();
-      if (outcome.kind !== 'ok') {
-        c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
-        return;
-      }
-      const scopeBefore = c.caller ? scopeKey(c.caller) : '';
-      c.caller = outcome.caller;
-      // Another provider chosen meanwhile: the followed residents are those of the new scope.
-      if (c.requested.length && scopeKey(outcome.caller) !== scopeBefore) void this.follow(c, c.requested);
-    });
+    c.checking = this.deps.authenticate(c.key).then(
+      (outcome) => {
+        c.checking = undefined;
+        c.checkedAt = this.deps.clock.now().getTime();
+        if (outcome.kind !== 'ok') {
+          c.ws.close(SOCKET_CLOSE.sessionEnded, 'session ended');
+          return;
+        }
+        const scopeBefore = c.caller ? scopeKey(c.caller) : '';
+        c.caller = outcome.caller;
+        // Another provider chosen meanwhile: the followed residents are those of the new scope.
+        if (c.requested.length && scopeKey(outcome.caller) !== scopeBefore) void this.follow(c, c.requested);
+      },
+      (error: unknown) => {
+        c.checking = undefined;
+        c.checkedAt = this.deps.clock.now().getTime() - this.recheckMs + RECHECK_RETRY_MS;
+        this.deps.log.warn({ err: String(error) }, 'console session not checked again; the socket stays open');
+      },
+    );
     await c.checking;
   }
 
@@ -301,6 +330,41 @@ export class ConsoleSockets {
   private sees(caller: Caller, providerId: number | null): boolean {
     if (providerId === null) return true;
     return canSeeProvider(listScope(caller), providerId);
+  }
+
+  /**
+   * Delivers an alarm event, trying again while its read fails (the database is down, briefly);
+   * the events behind it wait, so a release never overtakes its raise. If it still fails, the
+   * consoles that may see it are told to reload their pending alarms (/checkAlarm), which they
+   * do from the database once it answers: an alarm is late, never silently missing.
+   */
+  private async deliverOrAskToCheck(event: PublishedEvent): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.deliver(event);
+        return;
+      } catch (error) {
+        if (this.stopped || attempt >= this.deliveryRetriesMs.length) {
+          this.deps.log.error(
+            { err: String(error), event: event.type },
+            'alarm not delivered to consoles; asking them to reload their pending alarms',
+          );
+          this.askToCheck(event.providerId);
+          return;
+        }
+        this.deps.log.warn({ err: String(error), event: event.type, attempt }, 'alarm delivery to consoles retried');
+        await new Promise((resolve) => setTimeout(resolve, this.deliveryRetriesMs[attempt]));
+      }
+    }
+  }
+
+  /**
+   * Tells the consoles that may see a provider's alarms (null: every console) to reload their
+   * pending alarms: after an alarm that could not be delivered, or a gap in what other instances
+   * relayed (the cross-instance bus was down).
+   */
+  askToCheck(providerId: number | null): void {
+    this.broadcast(providerId, { path: '/checkAlarm', data: {} });
   }
 
   /** One alarm event to the sockets that may see it: one query, one frame per language. */
