@@ -281,7 +281,11 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     const ready = await deps.database.ready().catch(() => false);
     // Ingest that cannot write (database refusing, backlog over its bound) is not ready for more devices.
     const ingest = services.devices.gateway.health();
-    const ok = ready && !ingest.failing && ingest.backlog < INGEST_BACKLOG_LIMIT && ingest.broker !== 'unreachable';
+    const ok =
+      ready &&
+      !ingest.failing &&
+      ingest.backlog < INGEST_BACKLOG_LIMIT &&
+      (ingest.broker === 'embedded' || ingest.broker === 'connected');
     return reply.code(ok ? 200 : 503).send({
       status: ok ? 'ready' : 'not-ready',
       database: deps.database.kind,

@@ -1,9 +1,10 @@
-import { connect, type IClientOptions, type MqttClient } from 'mqtt';
+import { connect, type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { DEVICE_TOPICS, topicOf, TOPIC_PREFIX, type DeviceCommandMessage, type DeviceTopic } from '@vigil/contract';
 import type { RateLimitedLog } from '../../../core/log.ts';
 import type { Ingest } from '../ingest/ingest.ts';
 import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
 import type { DeviceLink } from './device-link.ts';
+import { FlowCanary, type CanaryTiming } from './flow-canary.ts';
 
 export interface ExternalBrokerDeps {
   url: string;
@@ -16,7 +17,22 @@ export interface ExternalBrokerDeps {
   ingest: Ingest;
   metrics: IngestMetrics;
   log: RateLimitedLog;
+  /** The canaries' clock and timing (tests). */
+  now?: () => number;
+  canaryTiming?: CanaryTiming;
 }
+
+/** One connection's subscriptions and whether the broker granted them on its current session. */
+interface Link {
+  subscriptions: string[];
+  subscribed: boolean;
+  canary: FlowCanary;
+}
+
+/** A SUBACK grant at or above this is a refusal (MQTT 3.1.1: 0x80; MQTT 5: reason codes ≥ 0x80). */
+const SUBACK_FAILURE = 0x80;
+/** A refused subscription is tried again this much later. */
+const RESUBSCRIBE_MS = 2_000;
 
 /** The server's own login at the broker, from the URL's user part (mqtt://user:password@host). */
 export const serverLoginOf = (url: string | undefined): { username: string; password: string } | undefined => {
@@ -44,6 +60,10 @@ const EVENT_KINDS: readonly DeviceTopic[] = ['event'];
  * stored; the sessions are persistent, so what an instance took but never acknowledged (it was
  * killed) is delivered again when it reconnects.
  *
+ * Every connection subscribes on every CONNACK, session present or not, and checks each grant:
+ * a broker may restore a persistent session without its shared subscriptions. A canary on each
+ * connection (FlowCanary) proves that messages flow; /readyz reports `silent` when they do not.
+ *
  * An MQTT client handles its incoming messages one at a time, and an event's acknowledgement
  * waits for its commit; so events come over connections of their own (several, so commits
  * overlap and batch), and telemetry, status and answers over another that never waits.
@@ -51,12 +71,19 @@ const EVENT_KINDS: readonly DeviceTopic[] = ['event'];
 export class ExternalBroker implements DeviceLink {
   private main: MqttClient | undefined;
   private readonly eventClients: MqttClient[] = [];
+  private readonly links = new Map<MqttClient, Link>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ExternalBrokerDeps) {}
 
   /** Connected to the broker (for /readyz). */
   get up(): boolean {
     return this.main?.connected === true && this.eventClients.every((c) => c.connected);
+  }
+
+  /** Connected, subscribed, and a canary made the round trip on every connection recently (for /readyz). */
+  get flowing(): boolean {
+    return this.up && [...this.links.values()].every((link) => link.subscribed && link.canary.flowing);
   }
 
   async start(): Promise<void> {
@@ -71,21 +98,27 @@ export class ExternalBroker implements DeviceLink {
         protocolVersion: 5,
         clean: false,
         properties: { sessionExpiryInterval: 24 * 60 * 60 },
-        reconnectPeriod: 1_000,
+        reconnectPeriod: 500,
         connectTimeout: 10_000,
+        // Subscribed on every CONNACK below; the client's own resubscribe skips a session it
+        // believes present, which is how a broker restart left the instances deaf.
+        resubscribe: false,
         ...extra,
       });
-      const subscriptions = Object.fromEntries(sharedSubscriptions(group, kinds).map((t) => [t, { qos: 1 as const }]));
+      const canary = new FlowCanary(clientId, this.deps.now, this.deps.canaryTiming);
+      const link: Link = {
+        subscriptions: [...sharedSubscriptions(group, kinds), canary.subscription],
+        subscribed: false,
+        canary,
+      };
+      this.links.set(client, link);
       ready.push(
         new Promise<void>((resolve) => {
-          client.on('connect', (connack) => {
-            // A persistent session keeps its subscriptions; a new one needs them.
-            if (!connack.sessionPresent) {
-              client.subscribe(subscriptions, (error) => {
-                if (error) log.warn('external:subscribe', { err: error.message }, 'MQTT subscription failed');
-              });
-            }
-            resolve();
+          client.on('connect', () => {
+            // Even with a session present: a broker may restore a session without its shared
+            // subscriptions (Mosquitto with persistence after a restart). Subscribing again is harmless.
+            link.subscribed = false;
+            void this.subscribe(client, link).then(resolve);
           });
         }),
       );
@@ -96,7 +129,9 @@ export class ExternalBroker implements DeviceLink {
 
     // Telemetry (QoS 0), status and answers: taken as they come, acknowledged at once.
     const main = open(this.deps.clientId, STATE_KINDS);
+    const mainLink = this.links.get(main);
     main.on('message', (topic, payload) => {
+      if (mainLink?.canary.isCanary(topic)) return mainLink.canary.received();
       ingest.handle(topic, payload).catch((error: unknown) => {
         log.warn('external:handle', { err: String(error) }, 'device message not taken');
       });
@@ -106,6 +141,11 @@ export class ExternalBroker implements DeviceLink {
     for (let i = 1; i <= connections; i++) {
       const client: MqttClient = open(`${this.deps.clientId}-ev${i}`, EVENT_KINDS, {
         customHandleAcks: (topic, message, _packet, done) => {
+          const link = this.links.get(client);
+          if (link?.canary.isCanary(topic)) {
+            link.canary.received();
+            return done(0);
+          }
           ingest.handle(topic, message).then(
             () => done(0),
             (error: unknown) => {
@@ -122,12 +162,74 @@ export class ExternalBroker implements DeviceLink {
       });
       // A QoS 0 event (a device not following the protocol) is taken like any other.
       client.on('message', (topic, payload, packet) => {
-        if (packet.qos === 0) void ingest.handle(topic, payload).catch(() => undefined);
+        if (packet.qos === 0 && !this.links.get(client)?.canary.isCanary(topic))
+          void ingest.handle(topic, payload).catch(() => undefined);
       });
       this.eventClients.push(client);
     }
+    this.timer = setInterval(() => this.watch(), 1_000);
+    this.timer.unref();
     // An unreachable broker does not stop the server: it keeps reconnecting and /readyz says so.
     await Promise.race([Promise.all(ready), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  }
+
+  /**
+   * Subscribes a connection to its topics and checks every grant of the SUBACK: a refused
+   * subscription is a deaf instance, so it is logged, counted and tried again until granted.
+   */
+  private async subscribe(client: MqttClient, link: Link): Promise<void> {
+    const { log, metrics } = this.deps;
+    // `resubscribe`: mqtt.js would otherwise skip topics it believes its session still has.
+    const topics = Object.assign(Object.fromEntries(link.subscriptions.map((t) => [t, { qos: 1 as const }])), {
+      resubscribe: true,
+    }) as ISubscriptionMap;
+    try {
+      const granted = await client.subscribeAsync(topics);
+      const refused = link.subscriptions.filter((topic) => {
+        const grant = granted.find((g) => g.topic === topic);
+        return !grant || grant.qos >= SUBACK_FAILURE;
+      });
+      if (refused.length) throw new Error(`refused: ${refused.join(', ')}`);
+      link.subscribed = true;
+      link.canary.subscribed();
+      metrics.brokerSubscribes.inc({ outcome: 'granted' });
+    } catch (error) {
+      metrics.brokerSubscribes.inc({ outcome: 'failed' });
+      log.warn('external:subscribe', { err: String(error) }, 'MQTT subscription failed; trying again');
+      if (client.connected && this.links.has(client)) {
+        await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_MS).unref());
+        if (client.connected && this.links.has(client)) await this.subscribe(client, link);
+      }
+    }
+  }
+
+  /**
+   * Every second: canaries out; a connection whose canary did not come back subscribes again,
+   * and after a second miss reconnects (a new session's subscriptions start from nothing).
+   */
+  private watch(): void {
+    for (const [client, link] of this.links) {
+      if (!client.connected || !link.subscribed) continue;
+      if (link.canary.tick(client) === 'ok') continue;
+      this.deps.metrics.brokerCanaryMissed.inc();
+      if (link.canary.missedInARow === 1) {
+        this.deps.log.warn(
+          'external:canary',
+          { client: client.options.clientId },
+          'MQTT canary missed; subscribing again',
+        );
+        link.subscribed = false;
+        void this.subscribe(client, link);
+      } else {
+        this.deps.log.warn(
+          'external:canary',
+          { client: client.options.clientId },
+          'MQTT canary missed again; reconnecting',
+        );
+        link.subscribed = false;
+        client.stream.destroy();
+      }
+    }
   }
 
   async sendCommand(deviceId: string, message: DeviceCommandMessage): Promise<void> {
@@ -136,7 +238,10 @@ export class ExternalBroker implements DeviceLink {
   }
 
   private all(): MqttClient[] {
-    return [...(this.main ? [this.main] : []), ...this.eventClients];
+    const clients = [...(this.main ? [this.main] : []), ...this.eventClients];
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    return clients;
   }
 
   /**
@@ -146,11 +251,13 @@ export class ExternalBroker implements DeviceLink {
   async endSession(): Promise<void> {
     const group = this.deps.group ?? 'vigil';
     const clients = this.all();
+    const subscriptions = (client: MqttClient) => this.links.get(client)?.subscriptions ?? sharedSubscriptions(group);
     this.main = undefined;
     this.eventClients.length = 0;
     await Promise.all(
       clients.map(async (client) => {
-        await client.unsubscribeAsync(sharedSubscriptions(group)).catch(() => undefined);
+        await client.unsubscribeAsync(subscriptions(client)).catch(() => undefined);
+        this.links.delete(client);
         await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
       }),
     );
@@ -158,6 +265,7 @@ export class ExternalBroker implements DeviceLink {
 
   async stop(): Promise<void> {
     const clients = this.all();
+    this.links.clear();
     this.main = undefined;
     this.eventClients.length = 0;
     await Promise.all(clients.map((client) => client.endAsync()));

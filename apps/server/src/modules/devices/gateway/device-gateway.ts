@@ -228,7 +228,14 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     parts,
     /** For /readyz: the writers cannot keep up or the database refuses them. */
     health: () => ({
-      broker: broker instanceof ExternalBroker ? (broker.up ? 'connected' : 'unreachable') : 'embedded',
+      broker:
+        broker instanceof ExternalBroker
+          ? broker.flowing
+            ? 'connected'
+            : broker.up
+              ? 'silent'
+              : 'unreachable'
+          : 'embedded',
       backlog: backlog(),
       failing: events.failing || telemetry.lastError !== undefined || deps.live.writer.lastError !== undefined,
     }),

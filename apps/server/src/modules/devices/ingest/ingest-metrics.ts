@@ -39,6 +39,18 @@ export class IngestMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
     registers: [this.registry],
   });
+  /** The external broker link: subscriptions made (on every CONNACK) and canaries that did not come back. */
+  readonly brokerSubscribes = new Counter({
+    name: 'vigil_broker_subscribes_total',
+    help: 'Subscriptions to the external broker, by outcome (granted, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly brokerCanaryMissed = new Counter({
+    name: 'vigil_broker_canary_missed_total',
+    help: 'Canaries sent through the external broker that did not come back in time',
+    registers: [this.registry],
+  });
   /** Per-message counting through label children made once: prom-client hashes a label object on every call. */
   private readonly messageChildren = new Map<string, { inc: () => void }>();
   countMessage(device: string, kind: string): void {
