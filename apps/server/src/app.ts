@@ -239,6 +239,8 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     : undefined;
   await relay?.start();
   if (relay) app.addHook('onClose', () => relay.stop());
+  // Alarms raised elsewhere while the relay was down never reached this instance's consoles.
+  relay?.onGap(() => services.sockets.askToCheck(null));
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
   const report = (part: string, error: unknown) =>
@@ -257,7 +259,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart);
-  const metrics = new Metrics([services.devices.gateway.metrics.registry]);
+  const metrics = new Metrics([services.devices.gateway.metrics.registry, ...(relay ? [relay.registry] : [])]);
 
   // Every call has a handler in some module, else this does not compile.
   const handlers: Handlers = handlersOf(services.modules);
@@ -290,6 +292,9 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
       status: ok ? 'ready' : 'not-ready',
       database: deps.database.kind,
       ingest: { broker: ingest.broker, backlog: ingest.backlog, writing: ingest.failing ? 'failing' : 'ok' },
+      // Shown, not required: every instance shares the one Redis, and a load balancer that took them
+      // all out for it would silence every console; each instance's own consoles keep their alarms.
+      relay: relay ? (relay.up ? 'connected' : 'down') : 'off',
     });
   });
   registerMetricsRoute(app, metrics, deps.config.metrics.token);

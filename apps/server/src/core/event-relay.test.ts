@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FaultProxy } from '../test/fault-proxy.ts';
 import { until } from '../test/until.ts';
 import { RedisEventRelay } from './event-relay.ts';
 import { EventStream, type PublishedEvent } from './events.ts';
@@ -41,6 +42,42 @@ describe.skipIf(!url)(
       expect(ofRun(heardA)).toHaveLength(2);
       expect(ofRun(heardA).every((e) => e.origin === undefined)).toBe(true);
       expect(relayB.counts.sent).toBe(0);
+    });
+
+    it('after a Redis outage, tells this instance and the others that events may have been missed', async () => {
+      const proxy = await FaultProxy.to(url ?? '');
+      const c = new EventStream();
+      const relayC = new RedisEventRelay(FaultProxy.via(url ?? '', proxy), c, quiet);
+      await relayC.start();
+      const gapsC: number[] = [];
+      const gapsB: number[] = [];
+      relayC.onGap(() => gapsC.push(Date.now()));
+      const stopB = relayB.onGap(() => gapsB.push(Date.now()));
+      try {
+        expect(relayC.up).toBe(true);
+        await proxy.down();
+        await until(() => !relayC.up, { what: 'the relay down' });
+        // Raised on B meanwhile: C never hears of it.
+        const tag = `gap${Date.now()}`;
+        const heardC: PublishedEvent[] = [];
+        c.subscribe((e) => heardC.push(e));
+        b.publish([{ id: 9, at: new Date(), type: 'alarm.raised', providerId: 7, payload: { tag, alarm: { id: 9 } } }]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(gapsC).toEqual([]);
+
+        await proxy.up();
+        await until(() => relayC.up && gapsC.length === 1, { timeoutMs: 10_000, what: 'the gap on C' });
+        await until(() => gapsB.length === 1, { what: 'the gap notice on B' });
+        expect(heardC.filter((e) => e.payload.tag === tag)).toEqual([]);
+        expect(relayC.counts.gaps).toBe(1);
+        const metrics = await relayC.registry.metrics();
+        expect(metrics).toContain('vigil_event_relay_up 1');
+        expect(metrics).toContain('vigil_event_relay_gaps_total 1');
+      } finally {
+        stopB();
+        await relayC.stop();
+        await proxy.close();
+      }
     });
   },
 );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { EventStream, PublishedEvent } from './events.ts';
 import type { Log } from './log.ts';
 
@@ -8,7 +9,9 @@ export const EVENT_CHANNEL = 'vigil:events';
 
 interface Relayed {
   origin: string;
-  event: Omit<PublishedEvent, 'at'> & { at: string };
+  event?: Omit<PublishedEvent, 'at'> & { at: string };
+  /** Sent instead of an event: the sender's relay was down and others may have missed its events. */
+  gap?: true;
 }
 
 /**
@@ -16,50 +19,142 @@ interface Relayed {
  * its own stream goes to Redis pub/sub, and what the others publish comes back into this
  * instance's stream, marked with its origin so it is never sent on again. Consoles on any
  * instance so hear of alarms raised, released and handled on any other, and of settings changes.
- * The database stays the source of truth: pub/sub is at most once, and a console's pending check
- * (after every reconnect) closes whatever a lost message left out.
+ * The database stays the source of truth: pub/sub is at most once. When the relay was down
+ * (Redis stopped, the connection lost, a publish failed), events went missing both ways: once
+ * it is back, this instance's gap listeners run (its consoles reload their pending alarms,
+ * `/checkAlarm`) and a gap notice tells the other instances to do the same.
  */
 export class RedisEventRelay {
   readonly instanceId = randomUUID();
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
   private unsubscribe: (() => void) | undefined;
+  private readonly gapListeners = new Set<() => void>();
+  /** Down since the last heal: a gap to close when both connections are ready again. */
+  private broken = false;
   /** Events relayed out and in, for /metrics and the tests. */
-  readonly counts = { sent: 0, received: 0, failed: 0 };
+  readonly counts = { sent: 0, received: 0, failed: 0, gaps: 0 };
+  readonly registry = new Registry();
 
   constructor(
     private readonly url: string,
     private readonly stream: EventStream,
     private readonly log: Log,
-  ) {}
+  ) {
+    const relay = this;
+    new Gauge({
+      name: 'vigil_event_relay_up',
+      help: 'The cross-instance event relay (Redis) has both connections ready: 1, else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(relay.up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'vigil_event_relay_events_total',
+      help: 'Domain events relayed between instances, by direction (sent, received, failed)',
+      labelNames: ['direction'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const direction of ['sent', 'received', 'failed'] as const)
+          this.inc({ direction }, relay.counts[direction]);
+      },
+    });
+    new Counter({
+      name: 'vigil_event_relay_gaps_total',
+      help: 'Times the relay came back from an outage and consoles were told to reload their pending alarms',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(relay.counts.gaps);
+      },
+    });
+  }
+
+  /** Both connections ready: events flow both ways (for /readyz and /metrics). */
+  get up(): boolean {
+    return this.publisher?.status === 'ready' && this.subscriber?.status === 'ready';
+  }
+
+  /** Called when events may have been missed between instances and the relay works again. */
+  onGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
 
   async start(): Promise<void> {
     const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
     this.publisher = new Redis(this.url, options);
     this.subscriber = new Redis(this.url, options);
-    for (const client of [this.publisher, this.subscriber])
+    for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (error: Error) => this.log.warn({ err: error.message }, 'redis event relay'));
+      client.on('close', () => this.lost());
+      // After the first connection: ioredis subscribes again on its own, then reports ready.
+      client.on('ready', () => this.healIfBack());
+    }
     await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     await this.subscriber.subscribe(EVENT_CHANNEL);
+    this.broken = false;
     this.unsubscribe = this.stream.subscribe((event) => this.send(event));
   }
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    await Promise.all([this.publisher?.quit().catch(() => undefined), this.subscriber?.quit().catch(() => undefined)]);
+    this.gapListeners.clear();
+    const clients = [this.publisher, this.subscriber];
+    this.publisher = undefined;
+    this.subscriber = undefined;
+    await Promise.all(clients.map((client) => client?.quit().catch(() => undefined)));
+  }
+
+  private lost(): void {
+    if (!this.unsubscribe || this.broken) return;
+    this.broken = true;
+    this.log.warn({}, 'redis event relay down: alarms of other instances may be missed until it is back');
+  }
+
+  /** Back from an outage: the consoles here reload, and the others are told to. */
+  private healIfBack(): void {
+    if (!this.broken || !this.up) return;
+    this.broken = false;
+    this.counts.gaps++;
+    this.log.info({}, 'redis event relay back: consoles reload their pending alarms');
+    this.publish({ origin: this.instanceId, gap: true });
+    this.fireGap();
+  }
+
+  private fireGap(): void {
+    for (const listener of this.gapListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.log.error({ err: String(error) }, 'relay gap listener failed');
+      }
+    }
   }
 
   private send(event: PublishedEvent): void {
     // Events that came from another instance are not sent on: every instance hears each once.
     if (event.origin !== undefined || !this.publisher) return;
-    const relayed: Relayed = { origin: this.instanceId, event: { ...event, at: event.at.toISOString() } };
-    this.publisher.publish(EVENT_CHANNEL, JSON.stringify(relayed)).then(
-      () => this.counts.sent++,
+    this.publish({ origin: this.instanceId, event: { ...event, at: event.at.toISOString() } }, event.type);
+  }
+
+  private publish(relayed: Relayed, what = 'relay gap'): void {
+    this.publisher?.publish(EVENT_CHANNEL, JSON.stringify(relayed)).then(
+      () => {
+        if (!relayed.event) return;
+        this.counts.sent++;
+        // A publish failed while the connections looked ready: this one went, the gap closes now.
+        this.healIfBack();
+      },
       (error: unknown) => {
-        this.counts.failed++;
-        this.log.warn({ err: String(error), event: event.type }, 'domain event not relayed to other instances');
+        if (relayed.event) this.counts.failed++;
+        // The others missed it: a gap to close once the relay works again.
+        this.broken = true;
+        this.log.warn({ err: String(error), event: what }, 'domain event not relayed to other instances');
       },
     );
   }
@@ -72,6 +167,8 @@ export class RedisEventRelay {
       return;
     }
     if (relayed.origin === this.instanceId) return;
+    if (relayed.gap) return this.fireGap();
+    if (!relayed.event) return;
     this.counts.received++;
     this.stream.publish([{ ...relayed.event, at: new Date(relayed.event.at), origin: relayed.origin }]);
   }
