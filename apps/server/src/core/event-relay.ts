@@ -41,33 +41,30 @@ export class RedisEventRelay {
     private readonly stream: EventStream,
     private readonly log: Log,
   ) {
-    const relay = this;
-    new Gauge({
+    const up: Gauge = new Gauge({
       name: 'vigil_event_relay_up',
       help: 'The cross-instance event relay (Redis) has both connections ready: 1, else 0',
       registers: [this.registry],
-      collect() {
-        this.set(relay.up ? 1 : 0);
-      },
+      collect: () => up.set(this.up ? 1 : 0),
     });
-    new Counter({
+    const events: Counter<'direction'> = new Counter({
       name: 'vigil_event_relay_events_total',
       help: 'Domain events relayed between instances, by direction (sent, received, failed)',
       labelNames: ['direction'] as const,
       registers: [this.registry],
-      collect() {
-        this.reset();
+      collect: () => {
+        events.reset();
         for (const direction of ['sent', 'received', 'failed'] as const)
-          this.inc({ direction }, relay.counts[direction]);
+          events.inc({ direction }, this.counts[direction]);
       },
     });
-    new Counter({
+    const gaps: Counter = new Counter({
       name: 'vigil_event_relay_gaps_total',
       help: 'Times the relay came back from an outage and consoles were told to reload their pending alarms',
       registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(relay.counts.gaps);
+      collect: () => {
+        gaps.reset();
+        gaps.inc(this.counts.gaps);
       },
     });
   }
