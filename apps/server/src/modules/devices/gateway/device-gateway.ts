@@ -22,6 +22,7 @@ import { Presence, type PresenceChange } from '../ingest/presence.ts';
 import { SeqWindow } from '../ingest/seq-window.ts';
 import { TelemetryWriter } from '../ingest/telemetry-writer.ts';
 import type { LiveStateStore } from '../live/live-state.ts';
+import { DatabaseLastSeen } from '../live/shared-last-seen.ts';
 import type { LiveStateWriter } from '../live/live-state.writer.ts';
 
 /**
@@ -118,7 +119,17 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     // on "online" too would publish before the subscription and send every command twice.
     if (change.online && config.mqttUrl) void dispatcher.deliver(context.deviceId);
   };
-  const presence = new Presence(deps.live.store, directory, clock, recordPresence);
+  // With an external broker the instances share each device's messages: silence is decided on
+  // what all of them saw. The embedded broker's instance hears all of its devices itself.
+  const presence = new Presence(
+    deps.live.store,
+    directory,
+    clock,
+    recordPresence,
+    config.mqttUrl ? new DatabaseLastSeen(db) : undefined,
+    (error) =>
+      log.warn('presence:shared', { err: String(error) }, 'shared last-seen times not read; nobody marked offline'),
+  );
 
   let link: DeviceLink | undefined;
   const dispatcher = new CommandDispatcher(commands, () => link, log);

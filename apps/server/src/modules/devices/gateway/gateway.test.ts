@@ -328,10 +328,10 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     await app.database.db.update(devices).set({ reportInterval: 30 }).where(eq(devices.deviceId, 'GW-S2'));
     await gateway().directory.load();
     clock.advance(89_000);
-    gateway().presence.sweep();
+    await gateway().presence.sweep();
     expect(app.services.devices.live.store.get('GW-S2')?.online).toBe(true);
     clock.advance(2_000);
-    gateway().presence.sweep();
+    await gateway().presence.sweep();
     expect(app.services.devices.live.store.get('GW-S2')?.online).toBe(false);
     await until(async () =>
       (await eventsOf('GW-S2')).some((e) => e.event === 'offline' && e.detail.reason === 'silent'),

@@ -68,6 +68,15 @@ export class LiveStateStore {
     return next;
   }
 
+  /**
+   * Another instance saw the device at `seenAt`: moves last-seen forward here without marking it
+   * for writing (that instance writes its own sighting).
+   */
+  adopt(deviceId: string, seenAt: Date): void {
+    const current = this.states.get(deviceId);
+    if (current && seenAt > current.lastSeenAt) this.states.set(deviceId, { ...current, lastSeenAt: seenAt });
+  }
+
   get(deviceId: string): LiveState | undefined {
     return this.states.get(deviceId);
   }
