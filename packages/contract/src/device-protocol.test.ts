@@ -71,6 +71,19 @@ describe('device messages', () => {
     expect(reasonOf(parse('event', { ts: NOW, seq: 3, event: 'position', lat: 91, lng: 0 }))).toBe('schema');
   });
 
+  it('reads a watch release as the first watches send it, and naming the alarm or the device it releases', () => {
+    const release = { ts: NOW, seq: 4, event: 'watch_release' };
+    for (const named of [{}, { alarmId: 5012 }, { deviceId: 'BTN-0007' }, { alarmId: 5012, deviceId: 'BTN-0007' }]) {
+      expect(parse('event', { ...release, ...named }, 'WCH-0001')).toMatchObject({
+        ok: true,
+        message: { kind: 'event', body: { ...release, ...named } },
+      });
+    }
+    for (const bad of [{ alarmId: 0 }, { alarmId: 1.5 }, { alarmId: '5012' }, { deviceId: 'BTN 7' }, { alarm: 5012 }]) {
+      expect(reasonOf(parse('event', { ...release, ...bad }, 'WCH-0001')), JSON.stringify(bad)).toBe('schema');
+    }
+  });
+
   it('reads status (the last will has no seq) and command acknowledgements', () => {
     const status = { ts: NOW, seq: 9, online: true, battery: 80, signal: -71, fw: '2.3.1', hw: 'B' };
     expect(parse('status', status)).toMatchObject({ ok: true, message: { kind: 'status', body: status } });

@@ -77,15 +77,40 @@ export const BARE_EVENTS = [
   'badge_sos',
   'low_battery',
   'device_release',
-  'watch_release',
 ] as const;
 export const ALARM_FLAG_EVENTS = ['smoke', 'gas', 'co', 'flood'] as const;
+
+/**
+ * A caregiver pressed release on her nurse watch. It names what she releases: the alarm she was
+ * shown, by its id, and/or the device whose alarm it is (a resident's call button, radar…). Both
+ * optional, added after the first watches: one naming neither releases the watch's own alarms
+ * (docs/alarms.md, decision 0031).
+ */
+export const WatchReleaseSchema = z.strictObject({
+  ...stamped,
+  event: z.literal('watch_release'),
+  alarmId: z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe("the alarm's id, as the platform numbers it"),
+  deviceId: z
+    .string()
+    .min(1)
+    .max(DEVICE_ID_MAX)
+    .regex(DEVICE_ID_PATTERN)
+    .optional()
+    .describe('the device whose alarm is released'),
+});
 
 /** Events, published with QoS 1; each kind carries what it reports. */
 export const DeviceEventSchema = z.discriminatedUnion('event', [
   flagEvent('presence', 'occupied'),
   flagEvent('door', 'open'),
   ...BARE_EVENTS.map(bareEvent),
+  WatchReleaseSchema,
   ...ALARM_FLAG_EVENTS.map((name) => flagEvent(name, 'active')),
   z.strictObject({
     ...stamped,
@@ -99,6 +124,7 @@ export const DeviceEventSchema = z.discriminatedUnion('event', [
 export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
 export const DEVICE_EVENT_NAMES: readonly string[] = [
   ...BARE_EVENTS,
+  'watch_release',
   'presence',
   'door',
   ...ALARM_FLAG_EVENTS,
