@@ -259,7 +259,11 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart);
-  const metrics = new Metrics([services.devices.gateway.metrics.registry, ...(relay ? [relay.registry] : [])]);
+  const metrics = new Metrics([
+    services.devices.gateway.metrics.registry,
+    services.alarms.metrics.registry,
+    ...(relay ? [relay.registry] : []),
+  ]);
 
   // Every call has a handler in some module, else this does not compile.
   const handlers: Handlers = handlersOf(services.modules);

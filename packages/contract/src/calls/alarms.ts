@@ -231,7 +231,10 @@ export const alarmCalls = {
       z.object({
         at: z.number().describe('Unix seconds, with milliseconds'),
         step: z.enum(['raised', 'repeated', 'delivered', 'played', 'handled', 'released', 'notified', 'notify_failed']),
-        who: z.string().nullable().describe('The account, when one acted'),
+        who: z
+          .string()
+          .nullable()
+          .describe('The account, when one acted; a release at a nurse watch: the watch (device ID)'),
         detail: z.record(z.string(), z.unknown()),
       }),
     ),

@@ -7,6 +7,7 @@ import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-di
 import { DeviceFeed } from '../devices/ingest/device-feed.ts';
 import { AlarmRunner, type StoredEventRow } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
+import { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';
 import { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Subject } from './engine/engine-types.ts';
@@ -76,6 +77,7 @@ describe('AlarmRunner in the events’ transaction', () => {
         save: async () => undefined,
         remove: async () => undefined,
       } as unknown as AlarmSpellStore,
+      metrics: new AlarmMetrics(),
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
     const row: StoredEventRow = {

@@ -1,7 +1,7 @@
-import type { AlarmType } from '@vigil/contract';
+import { RELEASE_KIND, type AlarmType } from '@vigil/contract';
 import { and, eq, gt, max } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
-import type { Log } from '../../core/log.ts';
+import { RateLimitedLog, type Log } from '../../core/log.ts';
 import type { Db, Tx } from '../../db/database.ts';
 import { deviceEvents } from '../../db/schema.ts';
 import type { Emit, Transactions } from '../../db/transactions.ts';
@@ -10,9 +10,11 @@ import { BacklogFull, BatchQueue } from '../devices/ingest/batch-queue.ts';
 import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-directory.ts';
 import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/device-feed.ts';
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
+import type { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
-import type { Decision, Subject } from './engine/engine-types.ts';
+import type { Decision, EventDecision, Subject, WatchRelease } from './engine/engine-types.ts';
+import { refusalOf } from './engine/watch-release.ts';
 import type { WatchDirectory } from './watch-directory.ts';
 
 /** The domain events an alarm's changes publish (through the outbox, after the commit). */
@@ -61,6 +63,7 @@ export interface AlarmRunnerDeps {
   feed: DeviceFeed;
   repo: AlarmRepository;
   spells: AlarmSpellStore;
+  metrics: AlarmMetrics;
   log: Log;
   tickMs?: number;
   spellWriteMs?: number;
@@ -75,6 +78,8 @@ export interface AlarmRunnerDeps {
  */
 export class AlarmRunner {
   private readonly writer: BatchQueue<Decision>;
+  /** A watch sending release after release for what it may not release is one line per period. */
+  private readonly refusals: RateLimitedLog;
   private timer: NodeJS.Timeout | undefined;
   private spellTimer: NodeJS.Timeout | undefined;
   /** Devices whose spells this instance wrote last time: removed when theirs end. */
@@ -87,6 +92,7 @@ export class AlarmRunner {
   readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
 
   constructor(private readonly deps: AlarmRunnerDeps) {
+    this.refusals = new RateLimitedLog(deps.log);
     this.writer = new BatchQueue<Decision>({
       write: (decisions) => deps.transactions.run((tx, emit) => this.store(tx, emit, decisions)),
       maxBatch: 200,
@@ -210,8 +216,8 @@ export class AlarmRunner {
   async onEventsStored(tx: Tx, emit: Emit, rows: readonly StoredEventRow[]): Promise<() => void> {
     const { engine, clock } = this.deps;
     const now = clock.now();
-    const decided: Decision[] = [];
-    const eventIds = new Map<Decision, number>();
+    const decided: EventDecision[] = [];
+    const eventIds = new Map<EventDecision, number>();
     for (const row of rows) {
       const subject = this.subjectOfEvent(row);
       if (!subject) continue;
@@ -270,15 +276,19 @@ export class AlarmRunner {
   private async store(
     tx: Tx,
     emit: Emit,
-    decisions: readonly Decision[],
-    eventIds?: ReadonlyMap<Decision, number>,
+    decisions: readonly EventDecision[],
+    eventIds?: ReadonlyMap<EventDecision, number>,
   ): Promise<void> {
     const { repo } = this.deps;
     const timeline: TimelineEntry[] = [];
     for (let i = 0; i < decisions.length; i++) {
-      const d = decisions[i] as Decision;
+      const d = decisions[i] as EventDecision;
       if (d.op === 'raise') {
         await this.storeRaise(tx, emit, d, eventIds?.get(d) ?? null, timeline);
+        continue;
+      }
+      if (d.op === 'watch-release') {
+        await this.storeWatchRelease(tx, emit, d, timeline);
         continue;
       }
       // Releases of one device and kind in a row (a release button clears every type) are one statement.
@@ -291,12 +301,50 @@ export class AlarmRunner {
         types.push(next.key.type);
         i++;
       }
+      // A watch releasing its own alarms is the watch that released them.
+      const detail = d.kind === RELEASE_KIND.watch ? { kind: d.kind, watchId: d.key.deviceId } : { kind: d.kind };
       for (const alarm of await repo.release(tx, d.key.deviceId, types, d.kind, d.at)) {
-        timeline.push({ alarmId: alarm.id, at: d.at, step: 'released', detail: { kind: d.kind } });
+        timeline.push({ alarmId: alarm.id, at: d.at, step: 'released', detail });
         emit({ type: ALARM_EVENT.released, providerId: alarm.providerId, payload: { alarm: alarmPayload(alarm) } });
       }
     }
     await repo.addTimeline(tx, timeline);
+  }
+
+  /**
+   * Releases what a watch named, within its provider (one conditional update: exactly once),
+   * recording the watch on the timeline. Released nothing: refused quietly, logged and counted
+   * (a batch retried after a deadlock counts again). The engine keeps holding the alarm open,
+   * so a condition that still holds is not raised again until it clears, as after handling.
+   */
+  private async storeWatchRelease(tx: Tx, emit: Emit, d: WatchRelease, timeline: TimelineEntry[]): Promise<void> {
+    const { repo, metrics } = this.deps;
+    const watchId = d.watch.deviceId;
+    const released =
+      d.watch.providerId === null
+        ? []
+        : await repo.releaseAtWatch(tx, {
+            providerId: d.watch.providerId,
+            ...d.target,
+            startedBy: d.startedBy,
+            types: d.types,
+            at: d.at,
+          });
+    for (const alarm of released) {
+      timeline.push({ alarmId: alarm.id, at: d.at, step: 'released', detail: { kind: RELEASE_KIND.watch, watchId } });
+      emit({ type: ALARM_EVENT.released, providerId: alarm.providerId, payload: { alarm: alarmPayload(alarm) } });
+    }
+    if (released.length) {
+      metrics.countWatchRelease('released');
+      return;
+    }
+    const refusal = refusalOf(d, await repo.namedAtWatch(tx, d.target));
+    metrics.countWatchRelease(refusal);
+    this.refusals.warn(
+      `watch-release:${watchId}:${refusal}`,
+      { watchId, providerId: d.watch.providerId, ...d.target, refusal },
+      'watch release refused',
+    );
   }
 
   private async storeRaise(

@@ -1,5 +1,5 @@
-import type { AlarmLevel, AlarmType, ReleaseKind } from '@vigil/contract';
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { RELEASE_KIND, type AlarmLevel, type AlarmType, type ReleaseKind } from '@vigil/contract';
+import { and, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { alarms, alarmTimeline } from '../../db/schema.ts';
 
@@ -41,6 +41,19 @@ export interface TimelineEntry {
   step: TimelineStep;
   accountId?: number | null;
   detail?: Record<string, unknown>;
+}
+
+/**
+ * A release at a nurse watch of what it named: the alarm of that id (of that device, when it
+ * names one too), or the device's alarms begun by `startedBy`; only of the watch's provider.
+ */
+export interface WatchReleasing {
+  providerId: number;
+  alarmId: number | null;
+  deviceId: string | null;
+  startedBy: Date;
+  types: readonly AlarmType[];
+  at: Date;
 }
 
 /** What a caregiver's handling stores. */
@@ -118,6 +131,43 @@ export class AlarmRepository {
       .set({ releaseKind: kind, releasedAt: at })
       .where(and(eq(alarms.deviceId, deviceId), inArray(alarms.alertType, [...types]), eq(alarms.releaseKind, 0)))
       .returning();
+  }
+
+  /**
+   * Releases at a nurse watch what it named (kind 4), in one conditional update: never another
+   * provider's alarm, and of two watches (or a watch and a terminal) releasing one alarm at once
+   * exactly one changes it. Answers those it released.
+   */
+  async releaseAtWatch(db: Executor, r: WatchReleasing): Promise<AlarmRow[]> {
+    const device = r.deviceId === null ? undefined : eq(alarms.deviceId, r.deviceId);
+    // An alarm named by its id was shown to her; a device's alarm, only if it began before she pressed.
+    const named =
+      r.alarmId !== null
+        ? and(eq(alarms.id, r.alarmId), device)
+        : device && and(device, lte(alarms.startedAt, r.startedBy));
+    if (!named || !r.types.length) return [];
+    return db
+      .update(alarms)
+      .set({ releaseKind: RELEASE_KIND.watch, releasedAt: r.at })
+      .where(
+        and(
+          named,
+          eq(alarms.providerId, r.providerId),
+          inArray(alarms.alertType, [...r.types]),
+          eq(alarms.releaseKind, RELEASE_KIND.none),
+        ),
+      )
+      .returning();
+  }
+
+  /** The alarms a watch release named whatever their state or provider (why it released nothing): the alarm, or the device's open ones. */
+  async namedAtWatch(db: Executor, target: { alarmId: number | null; deviceId: string | null }): Promise<AlarmRow[]> {
+    if (target.alarmId !== null) return db.select().from(alarms).where(eq(alarms.id, target.alarmId));
+    if (target.deviceId === null) return [];
+    return db
+      .select()
+      .from(alarms)
+      .where(and(eq(alarms.deviceId, target.deviceId), eq(alarms.releaseKind, RELEASE_KIND.none)));
   }
 
   /** Handles an open alarm (release kind 1); undefined when it is no longer open: another terminal won. */

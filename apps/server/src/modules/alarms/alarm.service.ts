@@ -25,6 +25,10 @@ import { alarmRecord } from './alarm-record.ts';
 import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository, TimelineEntry } from './alarm.repository.ts';
 
+/** The nurse watch a release was made at (its device ID), if it was. */
+const watchOf = (detail: Readonly<Record<string, unknown>>): string | null =>
+  typeof detail.watchId === 'string' ? detail.watchId : null;
+
 type ListInput = CallParsed<Calls['alarmLogUnDeal']>;
 type RelieveInput = CallParsed<Calls['alarmRelieve']>;
 type ExportInput = CallParsed<Calls['alarmExport']>;
@@ -123,7 +127,8 @@ export class AlarmService {
     return entries.map((e) => ({
       at: e.at.getTime() / 1000,
       step: e.step as 'raised',
-      who: e.accountId === null ? null : (names.get(e.accountId) ?? null),
+      // A caregiver at her nurse watch is known by the watch.
+      who: e.accountId !== null ? (names.get(e.accountId) ?? null) : watchOf(e.detail),
       detail: e.detail,
     }));
   }

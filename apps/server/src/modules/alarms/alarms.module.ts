@@ -10,6 +10,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
+import { AlarmMetrics } from './alarm-metrics.ts';
 import { AlarmService } from './alarm.service.ts';
 import { ALARM_SETTINGS_CHANGED, AlarmSettingsService } from './alarm-settings.service.ts';
 import { ALARM_EVENT, AlarmRunner, type AlarmPayload } from './alarm-runner.ts';
@@ -60,6 +61,7 @@ export const buildAlarmsModule = (
 
 const buildAlarmServices = (deps: AlarmDeps) => {
   const repo = new AlarmRepository();
+  const metrics = new AlarmMetrics();
   const engine = new AlarmEngine(minuteOfDayIn(deps.config.timeZone));
   const settings = new AlarmSettingsService(deps.db, deps.clock, deps.transactions, deps.audit);
   const bedSettings = new BedAlarmSettingsService(deps.db, deps.clock, deps.transactions, deps.audit);
@@ -79,6 +81,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     feed: deps.gateway.feed,
     repo,
     spells: new AlarmSpellStore(deps.db),
+    metrics,
     log: deps.log,
   });
   deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
@@ -129,5 +132,5 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     language: deps.config.notify.language,
     escalateAfterMs: deps.config.notify.escalateAfterMs,
   });
-  return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier };
+  return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier, metrics };
 };

@@ -1,7 +1,8 @@
 import { defaultAlarmRules, RELEASE_KIND, type AlarmRules, type AlarmType, type DeviceKind } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { AlarmEngine, VITALS_GAP_MS } from './alarm-engine.ts';
-import type { Decision, Subject, VitalsSample } from './engine-types.ts';
+import type { Decision, EventDecision, Subject, VitalsSample } from './engine-types.ts';
+import { WATCH_CLOCK_SKEW_MS } from './watch-release.ts';
 
 // Beds' local time is UTC here: 2026-11-26T00:00Z is midnight.
 const MIDNIGHT = Date.UTC(2026, 10, 26);
@@ -32,8 +33,8 @@ const feed = (engine: AlarmEngine, s: Subject, sample: VitalsSample, from: Date,
   return out;
 };
 
-const raises = (ds: Decision[]) => ds.filter((d) => d.op === 'raise').map((d) => d.key.type);
-const releases = (ds: Decision[]) =>
+const raises = (ds: EventDecision[]) => ds.filter((d) => d.op === 'raise').map((d) => d.key.type);
+const releases = (ds: EventDecision[]) =>
   ds.flatMap((d) => (d.op === 'release' ? [{ type: d.key.type, kind: d.kind }] : []));
 
 describe('sleep-monitor duration alarms', () => {
@@ -346,6 +347,50 @@ describe('event alarms', () => {
     expect(released.map((r) => r.type)).not.toContain('LOW_BATTERY');
     expect(released.map((r) => r.type)).not.toContain('CONNECTION');
     expect([...engine.openTypes(s.deviceId)]).toEqual(['LOW_BATTERY']);
+  });
+
+  it.each([
+    [{ alarmId: 5012 }, { alarmId: 5012, deviceId: null }],
+    [{ deviceId: 'BTN-7' }, { alarmId: null, deviceId: 'BTN-7' }],
+    [{ deviceId: 'btn-7' }, { alarmId: null, deviceId: 'BTN-7' }],
+    [
+      { alarmId: 5012, deviceId: 'BTN-7' },
+      { alarmId: 5012, deviceId: 'BTN-7' },
+    ],
+  ])('a watch release naming %j releases that alarm at the watch, not a device’s faults', (named, target) => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const watch = subject('nurse_watch', { bedId: null, residentId: null, occupied: false });
+    const resident = subject('emergency_button', { deviceId: 'BTN-7' });
+    event(engine, resident, 'sos');
+    event(engine, watch, 'badge_sos');
+    const pressed = at('12:03');
+    const [decided, ...more] = event(engine, watch, 'watch_release', named, pressed);
+    expect(more).toEqual([]);
+    expect(decided).toMatchObject({
+      op: 'watch-release',
+      watch: { deviceId: watch.deviceId, providerId: 7 },
+      target,
+      startedBy: new Date(pressed.getTime() + WATCH_CLOCK_SKEW_MS),
+      at: pressed,
+    });
+    if (decided?.op !== 'watch-release') throw new Error('a watch release');
+    expect(decided.types).toContain('SOS');
+    expect(decided.types).not.toContain('LOW_BATTERY');
+    expect(decided.types).not.toContain('CONNECTION');
+    // The watch's own alarm is not what it named; nothing is taken back of what the engine holds.
+    expect(engine.openTypes(watch.deviceId).has('BADGE_SOS')).toBe(true);
+    engine.undo([decided]);
+    expect(engine.openTypes(resident.deviceId).has('SOS')).toBe(true);
+  });
+
+  it('a watch release naming something unreadable names nothing: the watch’s own, as the first watches’', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const watch = subject('nurse_watch');
+    event(engine, watch, 'badge_sos');
+    expect(releases(event(engine, watch, 'watch_release', { alarmId: 0, deviceId: '' }))).toContainEqual({
+      type: 'BADGE_SOS',
+      kind: RELEASE_KIND.watch,
+    });
   });
 
   it.each([

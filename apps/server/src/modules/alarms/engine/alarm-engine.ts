@@ -7,8 +7,17 @@ import {
   type AlarmType,
   type ReleaseKind,
 } from '@vigil/contract';
-import type { AlarmKey, Decision, EngineEvent, MinuteOfDay, Subject, VitalsSample } from './engine-types.ts';
+import type {
+  AlarmKey,
+  Decision,
+  EngineEvent,
+  EventDecision,
+  MinuteOfDay,
+  Subject,
+  VitalsSample,
+} from './engine-types.ts';
 import { durationOf, newTrackers, sleepCondition, valueOf, watched, type SleepTrackers } from './sleep-watch.ts';
+import { WATCH_CLOCK_SKEW_MS, watchTarget } from './watch-release.ts';
 
 /** Vitals further apart than this break a spell: a duration is never counted across a silence. */
 export const VITALS_GAP_MS = 30_000;
@@ -36,7 +45,7 @@ const CONDITIONS: ReadonlySet<AlarmType> = new Set<AlarmType>([
   'MAT_DISLODGED',
 ]);
 
-/** What a device's or a watch's release button clears: everything but the device's own faults. */
+/** What a device's or a watch's release button clears: everything but a device's own faults. */
 const RELEASED_BY_BUTTON: readonly AlarmType[] = ALARM_TYPES.filter((t) => ALARM_SOURCE[t] !== 'device');
 
 interface DeviceState {
@@ -150,8 +159,10 @@ export class AlarmEngine {
    * Takes back decisions whose transaction rolled back, so they are decided again when their
    * input comes again (a retried batch) instead of being taken as done.
    */
-  undo(decisions: readonly Decision[]): void {
+  undo(decisions: readonly EventDecision[]): void {
     for (const d of [...decisions].reverse()) {
+      // A watch's named release never changed what the engine holds.
+      if (d.op === 'watch-release') continue;
       const state = this.devices.get(d.key.deviceId);
       if (!state) continue;
       if (d.op === 'raise') {
@@ -162,10 +173,16 @@ export class AlarmEngine {
     }
   }
 
-  event(subject: Subject, event: EngineEvent, now: Date): Decision[] {
+  event(subject: Subject, event: EngineEvent, now: Date): EventDecision[] {
+    const name = event.name;
+    const target = name === 'watch_release' ? watchTarget(event.detail) : undefined;
+    if (target) {
+      // A caregiver released at her watch the alarm of a resident's device it names: within the watch's provider.
+      const startedBy = new Date(event.at.getTime() + WATCH_CLOCK_SKEW_MS);
+      return [{ op: 'watch-release', watch: subject, target, startedBy, types: RELEASED_BY_BUTTON, at: now }];
+    }
     const state = this.stateOf(subject);
     const out: Decision[] = [];
-    const name = event.name;
     const raising = RAISING[name];
     if (raising) {
       this.raise(state, raising, event.at, now, {}, out);
@@ -184,7 +201,8 @@ export class AlarmEngine {
       case 'device_release':
       case 'watch_release': {
         const kind = name === 'device_release' ? RELEASE_KIND.device : RELEASE_KIND.watch;
-        // The button releases what the resident or the caregiver can clear, not the device's own faults.
+        // The button releases what the resident or the caregiver can clear, not the device's own faults. A watch
+        // release naming nothing (as the first watches send it) is such a button: it releases the watch's own.
         for (const type of RELEASED_BY_BUTTON) this.release(state, type, now, kind, out, true);
         break;
       }

@@ -43,6 +43,32 @@ export type Decision =
     }
   | { op: 'release'; key: AlarmKey; subject: Subject; at: Date; kind: Exclude<ReleaseKind, 0 | 1> };
 
+/** What a caregiver's release at her nurse watch names: the alarm she was shown, the device whose alarm it is, or both. */
+export interface WatchTarget {
+  alarmId: number | null;
+  deviceId: string | null;
+}
+
+/**
+ * A release at a nurse watch of the alarm it names (kind 4). The engine cannot tell which stored
+ * alarm that is (an id it never saw; a device another instance follows): the store releases what
+ * matches, within the watch's provider only, in one conditional update.
+ */
+export interface WatchRelease {
+  op: 'watch-release';
+  /** The watch: its provider is the only one whose alarms it may release. */
+  watch: Subject;
+  target: WatchTarget;
+  /** A device's alarms that began after this were never shown to her: not released (the press, allowing for clocks). */
+  startedBy: Date;
+  /** What a watch may release: not a device's own faults. */
+  types: readonly AlarmType[];
+  at: Date;
+}
+
+/** What a device event decides: raises and releases, or a release a watch named. */
+export type EventDecision = Decision | WatchRelease;
+
 /** One vitals sample of a sleep monitor, as the engine reads it. */
 export interface VitalsSample {
   hr: number;
