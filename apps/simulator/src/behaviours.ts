@@ -460,8 +460,13 @@ export class BadgeBehaviour extends WearableBehaviour {
   }
 }
 
+/** How many alarms a watch keeps on its screen, the latest last. */
+const WATCH_SHOWN_MAX = 10;
+
 export class WatchBehaviour extends WearableBehaviour {
   private target: { x: number; y: number } = { x: 0, y: 0 };
+  /** Devices whose alarms the watch was shown (the call system names the calling device), not yet released here. */
+  private readonly shown: string[] = [];
 
   protected happen(_now: number, dtS: number): Out[] {
     // A nurse on rounds: from one place of the site to another.
@@ -471,16 +476,35 @@ export class WatchBehaviour extends WearableBehaviour {
     return [];
   }
 
-  /** An alarm went off somewhere: the nurse may release it at the watch a few minutes later. */
-  alarmRaised(now: number): void {
+  /** The watch shows an alarm of `deviceId`: the nurse may release it here a few minutes later, naming the device. */
+  alarmRaised(now: number, deviceId: string): void {
+    this.shown.push(deviceId);
+    if (this.shown.length > WATCH_SHOWN_MAX) this.shown.shift();
     if (this.rng.chance(0.5)) {
-      this.later(now + this.rng.range(1, 4) * 60_000, this.event({ event: 'watch_release' }));
+      this.later(now + this.rng.range(1, 4) * 60_000, this.event({ event: 'watch_release', deviceId }));
     }
+  }
+
+  override tick(now: number): Out[] {
+    const out = super.tick(now);
+    for (const o of out) if (o.kind === 'event' && o.body.event === 'watch_release') this.released(o.body.deviceId);
+    return out;
   }
 
   protected override triggered(event: string, now: number): Out[] {
     if (event === 'position') return [this.position()];
+    if (event === 'watch_release') {
+      // The nurse releases the latest alarm on the screen; with none shown, the watch's own (a bare release).
+      const deviceId = this.shown.at(-1);
+      this.released(deviceId);
+      return [this.event(deviceId === undefined ? { event } : { event, deviceId })];
+    }
     return super.triggered(event, now);
+  }
+
+  private released(deviceId: string | undefined): void {
+    const at = deviceId === undefined ? -1 : this.shown.lastIndexOf(deviceId);
+    if (at >= 0) this.shown.splice(at, 1);
   }
 }
 

@@ -163,7 +163,7 @@ export const KINDS: readonly KindInfo[] = [
     battery: true,
     viaHost: false,
     signal: 'bars',
-    what: 'position, watch_release (a nurse releases an alarm), low_battery',
+    what: 'position, watch_release (a nurse releases an alarm it showed, naming its device), low_battery',
   },
 ];
 

@@ -7,6 +7,7 @@ import { connect, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDeviceMessage, parseTopic } from '@vigil/contract';
 import { kindInfo, parseDeviceCounts, planFleet } from './catalogue.ts';
+import type { SentMessage } from './device.ts';
 import { startFleet, type Fleet } from './fleet.ts';
 import { secretsFor } from './secrets.ts';
 import { parseTruthLog } from './truth-log.ts';
@@ -179,6 +180,29 @@ describe('a fleet against an MQTT broker', () => {
       for (const m of received(d.id, 'event')) expect(fromOf(m)).toBe(d.hostId);
     }
     expect(refusedPublishes).toEqual([]);
+  });
+
+  it('a nurse watch releases the alarm it was shown, naming the device that called', async () => {
+    const [button, watch] = ['emergency_button', 'nurse_watch'].map(
+      (kind) => fleet.plan.devices.find((d) => d.kind === kind)?.id as string,
+    ) as [string, string];
+    // The call is shown on the watch once the broker has it (its PUBACK).
+    const shown = new Promise<void>((resolve) => {
+      const onSent = (m: SentMessage) => {
+        if (m.deviceId !== button || m.payload.event !== 'sos' || !m.acked) return;
+        fleet.off('sent', onSent);
+        resolve();
+      };
+      fleet.on('sent', onSent);
+    });
+    fleet.trigger(button, 'sos');
+    await shown;
+    fleet.trigger(watch, 'watch_release');
+    // The nurse's press, or the release she made of it on her own a simulated minute or more later.
+    await waitFor(
+      'a watch release naming the button',
+      () => received(watch, 'event', (b) => b.event === 'watch_release' && b.deviceId === button).length > 0,
+    );
   });
 
   it('sends only messages the contract parser accepts, with per-device increasing seq', () => {

@@ -194,9 +194,14 @@ export class Fleet extends EventEmitter<FleetEvents> {
     if (m.error) this.counts.failed++;
     this.truth?.write(m);
     this.emit('sent', m);
-    // A nurse may release an alarm at the watch a few minutes later.
-    if (this.watches.length && m.topic.endsWith('/event') && isAlarmEvent(m.payload as unknown as EventBody)) {
-      this.rng.pick(this.watches).alarmRaised(this.clock.simNow());
+    // A stored alarm rings a nurse's watch, which names the calling device when she releases it there.
+    if (
+      this.watches.length &&
+      m.acked &&
+      m.topic.endsWith('/event') &&
+      isAlarmEvent(m.payload as unknown as EventBody)
+    ) {
+      this.rng.pick(this.watches).alarmRaised(this.clock.simNow(), m.deviceId);
     }
   }
 
