@@ -30,6 +30,7 @@ const { values, positionals } = parseArgs({
     pressers: { type: 'string', default: '20' },
     minutes: { type: 'string', default: '20' },
     'outage-seconds': { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const drill = positionals[0] as Drill;
@@ -47,7 +48,7 @@ const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).to
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const outageMs = Number(values['outage-seconds']) * 1000;
 
-const stage = new Stage({ devices: values.devices, pressers: Number(values.pressers), log });
+const stage = new Stage({ devices: values.devices, pressers: Number(values.pressers), keep: values.keep, log });
 let verdict: Verdict | undefined;
 try {
   await stage.start();

@@ -26,6 +26,8 @@ export interface StageOptions {
   devices: string;
   /** Badges calling for help at a known pace (the drill's own ground truth). */
   pressers: number;
+  /** Keep the drill's database afterwards, to look into it. */
+  keep?: boolean;
   log: (line: string) => void;
 }
 
@@ -152,7 +154,8 @@ export class Stage {
     await this.broker?.close();
     await this.database?.close();
     await this.redis?.close();
-    await this.dropDatabase?.();
+    if (this.options.keep) this.options.log(`database kept: ${this.databaseUrl}`);
+    else await this.dropDatabase?.();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

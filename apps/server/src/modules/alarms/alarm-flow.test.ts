@@ -3,6 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
+import { OFFLINE_GRACE_MS } from '../devices/ingest/presence.ts';
 import type { PublishedEvent } from '../../core/events.ts';
 import { alarms, deviceStock } from '../../db/schema.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
@@ -196,7 +197,7 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
     expect(await openOf('ALM-SLP1', 'HEART_ABNORMAL')).toEqual([]);
   });
 
-  it('a device going offline raises CONNECTION; back online releases it', async () => {
+  it('a device gone longer than the grace raises CONNECTION, a blip nothing; back online releases it', async () => {
     const client = await connect('ALM-DOOR1');
     await until(
       () => gateway().presence !== undefined && app.services.devices.live.store.get('ALM-DOOR1')?.online === true,
@@ -204,8 +205,24 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
         what: 'the door sensor online',
       },
     );
+    // A blip: back within the grace, nothing is raised.
     client.stream.destroy();
+    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
+    clock.advance(OFFLINE_GRACE_MS / 2);
+    const again = await connect('ALM-DOOR1');
+    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === true, { what: 'back' });
+    clock.advance(OFFLINE_GRACE_MS);
+    await gateway().presence.sweep();
+    expect(await alarmsOf('ALM-DOOR1')).toEqual([]);
+
+    // Gone for longer than the grace: raised, from when the connection was lost.
+    again.stream.destroy();
+    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
+    const lostAt = clock.now().getTime();
+    clock.advance(OFFLINE_GRACE_MS);
+    await gateway().presence.sweep();
     await until(async () => (await openOf('ALM-DOOR1', 'CONNECTION')).length === 1, { what: 'the offline alarm' });
+    expect((await openOf('ALM-DOOR1', 'CONNECTION'))[0]?.startedAt.getTime()).toBe(lostAt);
     await connect('ALM-DOOR1');
     await until(async () => (await openOf('ALM-DOOR1', 'CONNECTION')).length === 0, {
       what: 'the offline alarm released',

@@ -130,8 +130,9 @@ export class ExternalBroker implements DeviceLink {
     // Telemetry (QoS 0), status and answers: taken as they come, acknowledged at once.
     const main = open(this.deps.clientId, STATE_KINDS);
     const mainLink = this.links.get(main);
-    main.on('message', (topic, payload) => {
+    main.on('message', (topic, payload, packet) => {
       if (mainLink?.canary.isCanary(topic)) return mainLink.canary.received();
+      if (this.replayed(packet)) return;
       ingest.handle(topic, payload).catch((error: unknown) => {
         log.warn('external:handle', { err: String(error) }, 'device message not taken');
       });
@@ -140,12 +141,13 @@ export class ExternalBroker implements DeviceLink {
 
     for (let i = 1; i <= connections; i++) {
       const client: MqttClient = open(`${this.deps.clientId}-ev${i}`, EVENT_KINDS, {
-        customHandleAcks: (topic, message, _packet, done) => {
+        customHandleAcks: (topic, message, packet, done) => {
           const link = this.links.get(client);
           if (link?.canary.isCanary(topic)) {
             link.canary.received();
             return done(0);
           }
+          if (this.replayed(packet)) return done(0);
           ingest.handle(topic, message).then(
             () => done(0),
             (error: unknown) => {
@@ -162,7 +164,7 @@ export class ExternalBroker implements DeviceLink {
       });
       // A QoS 0 event (a device not following the protocol) is taken like any other.
       client.on('message', (topic, payload, packet) => {
-        if (packet.qos === 0 && !this.links.get(client)?.canary.isCanary(topic))
+        if (packet.qos === 0 && !this.links.get(client)?.canary.isCanary(topic) && !this.replayed(packet))
           void ingest.handle(topic, payload).catch(() => undefined);
       });
       this.eventClients.push(client);
@@ -180,7 +182,8 @@ export class ExternalBroker implements DeviceLink {
   private async subscribe(client: MqttClient, link: Link): Promise<void> {
     const { log, metrics } = this.deps;
     // `resubscribe`: mqtt.js would otherwise skip topics it believes its session still has.
-    const topics = Object.assign(Object.fromEntries(link.subscriptions.map((t) => [t, { qos: 1 as const }])), {
+    // rh 2: no retained messages at subscribe time (the brokers that ignore it are caught by `replayed`).
+    const topics = Object.assign(Object.fromEntries(link.subscriptions.map((t) => [t, { qos: 1 as const, rh: 2 }])), {
       resubscribe: true,
     }) as ISubscriptionMap;
     try {
@@ -201,6 +204,19 @@ export class ExternalBroker implements DeviceLink {
         if (client.connected && this.links.has(client)) await this.subscribe(client, link);
       }
     }
+  }
+
+  /**
+   * A retained message the broker replays because a subscription is new (RETAIN set on
+   * delivery): stale state, not news. After a restart Mosquitto replays every device's retained
+   * last will ({"online": false}, stored when the broker stopped) to the instances' fresh
+   * shared subscriptions, which marked every device offline at once. Devices' live state is
+   * Vigil's own, from their live messages; a replay is counted and dropped.
+   */
+  private replayed(packet: { retain?: boolean }): boolean {
+    if (!packet.retain) return false;
+    this.deps.metrics.dropped.inc({ reason: 'retained' });
+    return true;
   }
 
   /**

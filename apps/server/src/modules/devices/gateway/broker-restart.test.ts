@@ -54,7 +54,21 @@ describe.skipIf(skip)(
       await loadStock(app, w.admin, [{ deviceId: DEVICE, deviceType: T.sos }]);
       await addDevice(app, w.aHome.token, DEVICE, T.sos);
       await app.services.devices.gateway.directory.load();
-      device = await connectAsync(broker.url, { clientId: DEVICE, reconnectPeriod: 500 });
+      // As devices do (docs/device-protocol.md): a retained status, and the same topic as a retained last will.
+      device = await connectAsync(broker.url, {
+        clientId: DEVICE,
+        reconnectPeriod: 500,
+        will: {
+          topic: topicOf(DEVICE, 'status'),
+          payload: Buffer.from(JSON.stringify({ ts: Date.now() / 1000, online: false })),
+          qos: 1,
+          retain: true,
+        },
+      });
+      await device.publishAsync(topicOf(DEVICE, 'status'), JSON.stringify({ ts: Date.now() / 1000, online: true }), {
+        qos: 1,
+        retain: true,
+      });
     }, 60_000);
 
     afterAll(async () => {
@@ -65,7 +79,7 @@ describe.skipIf(skip)(
       await broker?.close();
     });
 
-    it('takes device events again after the broker restarts (subscribed on every CONNACK)', async () => {
+    it('takes device events again after the broker restarts (subscribed on every CONNACK), and no replayed will', async () => {
       await until(async () => (await readiness()).ingest.broker === 'connected', { what: 'the canary round trip' });
       await press();
       await until(async () => (await stored()) === 1, { what: 'the first event stored' });
@@ -84,6 +98,11 @@ describe.skipIf(skip)(
         timeoutMs: 20_000,
         what: 'ready again',
       });
+      // The broker replayed the will it stored when it stopped: stale, so the device was never offline.
+      const offline = (
+        await app.database.db.select().from(deviceEvents).where(eq(deviceEvents.deviceId, DEVICE))
+      ).filter((e) => e.event === 'offline');
+      expect(offline).toEqual([]);
       const first = seq + 1;
       for (let i = 0; i < 10; i++) await press();
       const pressed = Array.from({ length: 10 }, (_, i) => first + i);

@@ -3,6 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { and, asc, eq } from 'drizzle-orm';
 import { deviceCalls, topicOf } from '@vigil/contract';
 import { ManualClock } from '../../../clock.ts';
+import { OFFLINE_GRACE_MS } from '../ingest/presence.ts';
 import {
   deviceCommands,
   deviceEvents,
@@ -295,6 +296,10 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     const clean = await connect('GW-S1');
     await until(() => app.services.devices.live.store.get('GW-S1')?.online === true);
     await clean.endAsync();
+    await until(() => app.services.devices.live.store.get('GW-S1')?.online === false);
+    // A goodbye is announced once the device has not come back within the grace.
+    clock.advance(OFFLINE_GRACE_MS);
+    await gateway().presence.sweep();
     // (The earlier connection of GW-S1, taken over by this one, went offline as lost.)
     await until(async () =>
       (await eventsOf('GW-S1')).some((e) => e.event === 'offline' && e.detail.reason === 'disconnect'),

@@ -84,7 +84,7 @@ export class Ingest {
           hardwareVersion: s.hw,
         };
         const state = s.online
-          ? this.deps.presence.seen(context, receivedAt, patch)
+          ? this.deps.presence.seen(context, receivedAt, patch, 'message', true)
           : this.deps.presence.offline(context, receivedAt, 'status', patch);
         this.deps.feed.publish({ kind: 'status', context, status: s, state });
         return { result: 'taken' };

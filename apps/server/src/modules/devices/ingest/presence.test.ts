@@ -7,7 +7,7 @@ import { LiveStateStore } from '../live/live-state.ts';
 import { LiveStateWriter } from '../live/live-state.writer.ts';
 import { DatabaseLastSeen } from '../live/shared-last-seen.ts';
 import type { DeviceContext } from './device-directory.ts';
-import { MISSED_INTERVALS, Presence, type PresenceChange } from './presence.ts';
+import { MISSED_INTERVALS, OFFLINE_GRACE_MS, Presence, type PresenceChange } from './presence.ts';
 
 const contextOf = (deviceId: string): DeviceContext => ({
   deviceId,
@@ -84,6 +84,69 @@ describeEachDb('presence on two instances sharing the devices’ messages (%s)',
       expect(after).toBeLessThanOrEqual(MISSED_INTERVALS * 60 + 35 + 2);
     }
   }, 120_000);
+
+  it('announces a goodbye only when the device has not come back within the grace, here or on the other instance', async () => {
+    const clock = new ManualClock(new Date('2026-11-29T02:00:00Z'));
+    const a = instance(testDb, clock);
+    const b = instance(testDb, clock);
+    const start = clock.now().getTime();
+    // Both instances had heard the devices (each device's messages are shared out between them).
+    for (const id of ['BYE-BLIP', 'BYE-OTHER', 'BYE-GONE']) {
+      a.presence.seen(contextOf(id), clock.now());
+      b.presence.seen(contextOf(id), clock.now());
+    }
+    await a.writer.flush();
+    await b.writer.flush();
+    // A broker restart: every device's last will reaches instance A.
+    clock.advance(1_000);
+    for (const id of ['BYE-BLIP', 'BYE-OTHER', 'BYE-GONE']) a.presence.offline(contextOf(id), clock.now(), 'status');
+    expect(a.store.get('BYE-BLIP')?.online).toBe(false);
+    clock.advance(2_000);
+    // Back 2 s later: one device's first message reaches A, another's reaches B only.
+    a.presence.seen(contextOf('BYE-BLIP'), clock.now());
+    b.presence.seen(contextOf('BYE-OTHER'), clock.now(), { battery: null }, 'message', true);
+    for (let second = 0; second < OFFLINE_GRACE_MS / 1000 + 2; second++) {
+      clock.advance(1_000);
+      await a.writer.flush();
+      await b.writer.flush();
+      await a.presence.sweep();
+      await b.presence.sweep();
+    }
+    const changes = [...a.changes, ...b.changes].filter((c) => c.at.getTime() > start);
+    console.log(
+      JSON.stringify([...a.changes, ...b.changes].map((c) => [c.context.deviceId, c.online, c.reason, c.at])),
+    );
+    expect(changes.map((c) => [c.context.deviceId, c.online, c.reason])).toEqual([['BYE-GONE', false, 'status']]);
+    expect(changes[0]?.at.getTime()).toBe(start + 1_000);
+    expect(a.store.get('BYE-OTHER')?.online).toBe(true);
+  });
+
+  it('announces the comeback of a device it took offline when another instance hears it', async () => {
+    const clock = new ManualClock(new Date('2026-11-29T04:00:00Z'));
+    const a = instance(testDb, clock);
+    const b = instance(testDb, clock);
+    a.presence.seen(contextOf('BACK-1'), clock.now());
+    b.presence.seen(contextOf('BACK-1'), clock.now());
+    await a.writer.flush();
+    await b.writer.flush();
+    clock.advance(1_000);
+    a.presence.offline(contextOf('BACK-1'), clock.now(), 'lost');
+    clock.advance(OFFLINE_GRACE_MS);
+    await a.presence.sweep();
+    expect(a.changes.at(-1)).toMatchObject({ online: false, reason: 'lost' });
+    // Back, its status heard by B alone (B never knew it was gone).
+    clock.advance(60_000);
+    b.presence.seen(contextOf('BACK-1'), clock.now(), {}, 'message', true);
+    const backAt = clock.now().getTime();
+    for (let second = 0; second < 8; second++) {
+      await b.writer.flush();
+      await a.presence.sweep();
+      clock.advance(1_000);
+    }
+    expect(a.changes.at(-1)).toMatchObject({ online: true });
+    expect(a.changes.at(-1)?.at.getTime()).toBe(backAt);
+    expect(a.store.get('BACK-1')?.online).toBe(true);
+  });
 
   it('marks nobody offline while the shared times cannot be read', async () => {
     const clock = new ManualClock(new Date('2026-11-29T03:00:00Z'));

@@ -6,6 +6,16 @@ import type { DeviceContext, DeviceDirectory } from './device-directory.ts';
 export const MISSED_INTERVALS = 3;
 /** The reporting interval of a device that was never given one (`interval` command), seconds. */
 export const DEFAULT_REPORT_INTERVAL_S = 60;
+/**
+ * A device that said goodbye or lost its connection is announced offline (a device event, a
+ * CONNECTION alarm) only if it has not come back within this time: a broker restart, a Wi-Fi
+ * roam or a device's restart is a blip, not an outage. Longer than the time another instance's
+ * sighting takes to be written (LAST_SEEN_WRITE_MS and a flush), so a device back on another
+ * instance is known here first.
+ */
+export const OFFLINE_GRACE_MS = 45_000;
+/** With several instances, how often the devices announced offline here are looked up for a comeback elsewhere. */
+const COMEBACK_CHECK_MS = 5_000;
 
 /** will/status: the device (or its last will) said so; disconnect: a clean DISCONNECT; lost: the connection broke. */
 export type OfflineReason = 'status' | 'disconnect' | 'lost' | 'silent';
@@ -33,6 +43,12 @@ interface Silent {
   thresholdMs: number;
 }
 
+interface Goodbye {
+  context: DeviceContext;
+  at: Date;
+  reason: OfflineReason;
+}
+
 /**
  * Online and offline. A device is online from its connection or any message; offline on its
  * last will, a clean disconnect, a status saying so, or MISSED_INTERVALS reporting intervals
@@ -42,10 +58,23 @@ interface Silent {
  * silent here is first looked up in the shared last-seen times, and is offline only when it
  * was silent everywhere for its intervals plus the time a sighting may take to be written.
  * When that cannot be read (the database is down), nobody is marked offline on a guess.
+ *
+ * A goodbye (last will, status, DISCONNECT, a lost connection) takes the device offline in its
+ * live state at once, but is announced only after OFFLINE_GRACE_MS without the device coming
+ * back, here or on another instance: then as it happened, with its time and reason.
  */
 export class Presence {
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** Goodbyes not announced yet, by device. */
+  private readonly goodbyes = new Map<string, Goodbye>();
+  /**
+   * With several instances: the devices this instance announced offline, and when. Another
+   * instance may be the one hearing the device come back (it never knew it was gone), so these
+   * are looked up in the shared last-seen times to announce the comeback here.
+   */
+  private readonly announcedOffline = new Map<string, { context: DeviceContext; at: Date }>();
+  private comebacksCheckedAt = 0;
 
   constructor(
     private readonly live: LiveStateStore,
@@ -54,18 +83,26 @@ export class Presence {
     private readonly onChange: (change: PresenceChange) => void,
     private readonly shared?: SharedLastSeen,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly graceMs = OFFLINE_GRACE_MS,
   ) {}
 
-  /** The device spoke (or connected): updates its live state and reports it coming online. */
+  /**
+   * The device spoke (or connected): updates its live state and reports it coming online. A
+   * connection, or a status saying it is online (what a device sends on connecting), is written
+   * at the next flush: the other instances judge goodbyes and silence on it.
+   */
   seen(
     context: DeviceContext,
     at: Date,
     patch: LiveStatePatch = {},
     reason: 'connect' | 'message' = 'message',
+    announced = false,
   ): LiveState {
     const before = this.live.get(context.deviceId);
-    const state = this.live.apply(context.deviceId, { ...patch, online: true }, at);
-    if (!before?.online) this.onChange({ context, online: true, at, reason });
+    const state = this.live.apply(context.deviceId, { ...patch, online: true }, at, announced || reason === 'connect');
+    // Back within the grace: its goodbye is forgotten, and there is no comeback to announce.
+    if (!before?.online && !this.goodbyes.delete(context.deviceId))
+      this.onChange({ context, online: true, at, reason });
     return state;
   }
 
@@ -73,13 +110,80 @@ export class Presence {
     const before = this.live.get(context.deviceId);
     const seenAt = before?.lastSeenAt ?? at;
     const state = this.live.apply(context.deviceId, { ...patch, online: false }, seenAt);
-    if (before?.online !== false) this.onChange({ context, online: false, at, reason });
+    if (before?.online === false) return state;
+    // Silence was already waited for; a goodbye waits for the grace.
+    if (reason === 'silent' || this.graceMs <= 0) this.announce({ context, online: false, at, reason });
+    else this.goodbyes.set(context.deviceId, { context, at, reason });
     return state;
+  }
+
+  private announce(change: PresenceChange): void {
+    const id = change.context.deviceId;
+    if (!this.shared) this.announcedOffline.clear();
+    else if (change.online) this.announcedOffline.delete(id);
+    else this.announcedOffline.set(id, { context: change.context, at: change.at });
+    this.onChange(change);
+  }
+
+  /** Devices announced offline here that another instance has heard since: their comeback, announced here. */
+  private async announceComebacks(): Promise<number> {
+    const now = this.clock.now().getTime();
+    if (!this.shared || !this.announcedOffline.size || now - this.comebacksCheckedAt < COMEBACK_CHECK_MS) return 0;
+    this.comebacksCheckedAt = now;
+    const elsewhere = await this.shared.of([...this.announcedOffline.keys()]);
+    let back = 0;
+    for (const [deviceId, gone] of this.announcedOffline) {
+      const other = elsewhere.get(deviceId);
+      if (!other || other <= gone.at || this.live.get(deviceId)?.online) continue;
+      this.seen(gone.context, other);
+      back++;
+    }
+    return back;
+  }
+
+  /** Goodbyes whose grace ran out: announced, unless the device was seen on another instance since. */
+  private async announceGoodbyes(): Promise<number> {
+    const now = this.clock.now().getTime();
+    const due = [...this.goodbyes.entries()].filter(([, goodbye]) => now - goodbye.at.getTime() >= this.graceMs);
+    if (!due.length) return 0;
+    let elsewhere = new Map<string, Date>();
+    if (this.shared) {
+      try {
+        elsewhere = await this.shared.of(due.map(([deviceId]) => deviceId));
+      } catch (error) {
+        // Unknown: announced at a later sweep, once it can be told.
+        this.onError(error);
+        return 0;
+      }
+    }
+    let announced = 0;
+    for (const [deviceId, goodbye] of due) {
+      if (this.goodbyes.get(deviceId) !== goodbye) continue;
+      this.goodbyes.delete(deviceId);
+      const other = elsewhere.get(deviceId);
+      if (other && other > goodbye.at) {
+        // Back on another instance: online here too, without an event (there was no outage to tell).
+        this.live.apply(deviceId, { online: true }, other);
+        continue;
+      }
+      this.announce({ context: goodbye.context, online: false, at: goodbye.at, reason: goodbye.reason });
+      announced++;
+    }
+    return announced;
   }
 
   /** Marks offline every online device silent for MISSED_INTERVALS of its reporting interval; answers how many. */
   async sweep(): Promise<number> {
     if (this.sweeping) return 0;
+    this.sweeping = true;
+    try {
+      return (await this.announceGoodbyes()) + (await this.sweepSilent()) + (await this.announceComebacks());
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweepSilent(): Promise<number> {
     const silent = this.silentHere();
     if (!silent.length) return 0;
     if (!this.shared) {
@@ -87,15 +191,12 @@ export class Presence {
       for (const device of silent) this.offline(device.context, now, 'silent');
       return silent.length;
     }
-    this.sweeping = true;
     let elsewhere: Map<string, Date>;
     try {
       elsewhere = await this.shared.of(silent.map((d) => d.deviceId));
     } catch (error) {
       this.onError(error);
       return 0;
-    } finally {
-      this.sweeping = false;
     }
     const now = this.clock.now().getTime();
     let changed = 0;

@@ -43,8 +43,12 @@ export class LiveStateStore {
 
   constructor(private readonly lastSeenWriteMs = LAST_SEEN_WRITE_MS) {}
 
-  /** Applies a message's news; `seenAt` only moves forward (a late message never rewinds it). */
-  apply(deviceId: string, patch: LiveStatePatch, seenAt: Date): LiveState {
+  /**
+   * Applies a message's news; `seenAt` only moves forward (a late message never rewinds it).
+   * `urgent`: written at the next flush even if only last-seen moved (a device announcing
+   * itself after a reconnect: other instances decide its presence on it).
+   */
+  apply(deviceId: string, patch: LiveStatePatch, seenAt: Date, urgent = false): LiveState {
     const current = this.states.get(deviceId);
     const base = current ?? EMPTY;
     // Field by field, not spread: this runs for every message of every device (bench/ingest.ts
@@ -61,7 +65,7 @@ export class LiveStateStore {
     this.states.set(deviceId, next);
     const changed = !current || FIELDS.some((field) => current[field] !== next[field]);
     const marked = this.markedSeen.get(deviceId);
-    if (changed || marked === undefined || next.lastSeenAt.getTime() - marked >= this.lastSeenWriteMs) {
+    if (urgent || changed || marked === undefined || next.lastSeenAt.getTime() - marked >= this.lastSeenWriteMs) {
       this.dirtyIds.add(deviceId);
       this.markedSeen.set(deviceId, next.lastSeenAt.getTime());
     }
