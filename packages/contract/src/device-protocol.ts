@@ -299,6 +299,12 @@ export const BrokerAuthRequestSchema = z.object({
   clientid: z.string().min(1).max(256),
   username: z.string().max(256).optional(),
   password: z.string().max(512).optional(),
+  /**
+   * The address the device connects from (EMQX 5 `${peerhost}`; EMQX 4 `ipaddress=%a`): failed
+   * connects lock out that address, never the device elsewhere. Without it nothing is locked.
+   */
+  peerhost: z.string().max(256).optional(),
+  ipaddress: z.string().max(256).optional(),
 });
 export type BrokerAuthRequest = z.infer<typeof BrokerAuthRequestSchema>;
 

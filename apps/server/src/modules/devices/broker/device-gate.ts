@@ -7,12 +7,10 @@ import type { RateLimitedLog } from '../../../core/log.ts';
 import type { VerifiedSecrets } from '../credentials/secret.ts';
 import type { DeviceDirectory } from '../ingest/device-directory.ts';
 import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
+import { ConnectLockout } from './connect-lockout.ts';
 
 export type ConnectRefusal = 'malformed' | 'id_mismatch' | 'unknown' | 'no_secret' | 'bad_secret' | 'rate_limited';
 
-/** Failed connects of one device ID allowed per window before it is refused unchecked. */
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 60_000;
 /**
  * Messages a device may publish per second on average, and in a burst (hosts: per device
  * behind them). A sleep monitor sends one a second; a device replaying its buffer must pace
@@ -33,7 +31,7 @@ interface Bucket {
  * subscribes only to its own `cmd`; a gateway host also on those of its paired sub-devices.
  */
 export class DeviceGate {
-  private readonly failures = new Map<string, { count: number; since: number }>();
+  private readonly lockout = new ConnectLockout();
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
@@ -45,23 +43,27 @@ export class DeviceGate {
     private readonly log: RateLimitedLog,
   ) {}
 
+  /**
+   * Checks a CONNECT. `source` is the address the device connects from (undefined when a broker
+   * does not say): failures lock out that address, never the device elsewhere (decision 0030).
+   */
   async authenticate(
     clientId: string,
     username: string | undefined,
     password: string | undefined,
+    source?: string,
   ): Promise<{ ok: true; deviceId: string } | { ok: false; reason: ConnectRefusal }> {
     const deviceId = clientId.toUpperCase();
     const refuse = (reason: ConnectRefusal) => {
       this.metrics.refusedConnects.inc({ reason });
       // The secret is never logged; the ID is cut short and checked for shape first.
-      this.log.warn(`connect:${reason}`, { deviceId: deviceId.slice(0, 64), reason }, 'device connect refused');
+      this.log.warn(`connect:${reason}`, { deviceId: deviceId.slice(0, 64), reason, source }, 'device connect refused');
       return { ok: false as const, reason };
     };
     if (deviceId.length > DEVICE_ID_MAX || !DEVICE_ID_PATTERN.test(deviceId) || !password) return refuse('malformed');
     if (username !== undefined && username.toUpperCase() !== deviceId) return refuse('id_mismatch');
     const now = this.clock.now().getTime();
-    const failed = this.failures.get(deviceId);
-    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) return refuse('rate_limited');
+    if (this.lockout.refuses(source, deviceId, now)) return refuse('rate_limited');
 
     const [entry] = await this.db
       .select({ secretHash: deviceStock.secretHash })
@@ -75,13 +77,13 @@ export class DeviceGate {
           ? null
           : 'bad_secret';
     if (reason) {
-      const current = failed && now - failed.since < FAILURE_WINDOW_MS ? failed : { count: 0, since: now };
-      current.count++;
-      if (this.failures.size > 100_000) this.failures.clear();
-      this.failures.set(deviceId, current);
+      this.lockout.failed(source, deviceId, now);
+      if (this.lockout.besieged(deviceId, now)) {
+        this.log.warn('connect:besieged', { deviceId }, 'device ID failing from many addresses; each gets one try');
+      }
       return refuse(reason);
     }
-    this.failures.delete(deviceId);
+    this.lockout.succeeded(source, deviceId);
     return { ok: true, deviceId };
   }
 

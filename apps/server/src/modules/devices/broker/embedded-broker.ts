@@ -27,6 +27,10 @@ export interface EmbeddedBrokerDeps {
 
 const NOT_AUTHORISED = 5;
 
+/** The address a client connects from: the socket's (aedes types the connection as any duplex). */
+const remoteAddressOf = (client: Client): string | undefined =>
+  (client.conn as { remoteAddress?: string }).remoteAddress;
+
 /**
  * The in-process MQTT broker (aedes, MQTT 3.1/3.1.1) of a single-instance install. Its hooks
  * are the gateway: CONNECT is checked against the registry's secret, every PUBLISH is taken
@@ -47,7 +51,7 @@ export class EmbeddedBroker implements DeviceLink {
 
     aedes.authenticate = (client, username, password, done) => {
       gate
-        .authenticate(client.id, username, password?.toString('utf8'))
+        .authenticate(client.id, username, password?.toString('utf8'), remoteAddressOf(client))
         .then((verdict) => {
           if (verdict.ok) return done(null, true);
           const error = new Error('not authorised') as AuthenticateError;

@@ -69,6 +69,24 @@ describe('the gateway’s HTTP ways in', () => {
       expect(junk.statusCode).toBe(403);
     });
 
+    it('counts failures by the device’s address the broker sends: a stranger cannot lock a device out', async () => {
+      const auth = (password: string, extra: Record<string, string> = {}, form = false) =>
+        post('/mqtt/auth', { clientid: 'RT-S1', username: 'RT-S1', password, ...extra }, {}, form);
+      for (let i = 0; i < 30; i++) {
+        expect((await auth(`wrong-secret-${i}-00000`, { peerhost: '203.0.113.9' })).statusCode).toBe(403);
+      }
+      // The device from its own address, and a broker that sends no address, still get in.
+      expect((await auth(SECRET, { peerhost: '198.51.100.7' })).statusCode).toBe(200);
+      expect((await auth(SECRET)).statusCode).toBe(200);
+      // The stranger's address is refused that ID, even with the right secret (EMQX 5's peerhost,
+      // EMQX 4's ipaddress as a form field, an IPv4-mapped form of the same address).
+      expect((await auth(SECRET, { peerhost: '203.0.113.9' })).statusCode).toBe(403);
+      expect((await auth(SECRET, { ipaddress: '203.0.113.9' }, true)).statusCode).toBe(403);
+      expect((await auth(SECRET, { peerhost: '::ffff:203.0.113.9' })).statusCode).toBe(403);
+      // Junk in the field is no address: the secret decides.
+      expect((await auth(SECRET, { peerhost: '${peerhost}' })).statusCode).toBe(200);
+    });
+
     it('allows the server’s own login as superuser', async () => {
       const res = await post('/mqtt/auth', { clientid: 'vigil-a', username: 'vigil-server', password: 'server-pass' });
       expect(res.json()).toEqual({ result: 'allow', is_superuser: true });

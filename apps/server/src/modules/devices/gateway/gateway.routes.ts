@@ -82,9 +82,11 @@ export const registerGatewayRoutes = async (app: FastifyInstance, options: Gatew
         if (!brokerOnly(request, reply)) return reply;
         const parsed = BrokerAuthRequestSchema.safeParse(bodyOf(request));
         if (!parsed.success) return deny(reply);
-        const { clientid, username, password } = parsed.data;
+        const { clientid, username, password, peerhost, ipaddress } = parsed.data;
         if (password !== undefined && isServer(username, password)) return allow(reply, true);
-        const verdict = await gateway.gate.authenticate(clientid, username, password);
+        // The device's address as the broker saw it; the caller is the broker, whose address stands
+        // for every device and must never be locked out (decision 0030).
+        const verdict = await gateway.gate.authenticate(clientid, username, password, peerhost ?? ipaddress);
         return verdict.ok ? allow(reply) : deny(reply);
       });
 

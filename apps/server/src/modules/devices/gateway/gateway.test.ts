@@ -1,5 +1,6 @@
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAsync, type MqttClient } from 'mqtt';
+import { connectAsync, MqttClient } from 'mqtt';
 import { and, asc, eq } from 'drizzle-orm';
 import { deviceCalls, topicOf } from '@vigil/contract';
 import { ManualClock } from '../../../clock.ts';
@@ -44,6 +45,20 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     clients.push(client);
     return client;
   };
+  /** A connection from another loopback address: a stranger elsewhere on the network. */
+  const connectFrom = (localAddress: string, deviceId: string, password = SECRET) =>
+    new Promise<MqttClient>((resolve, reject) => {
+      const client = new MqttClient(() => createConnection({ host: '127.0.0.1', port, localAddress }), {
+        clientId: deviceId,
+        username: deviceId,
+        password,
+        reconnectPeriod: 0,
+        connectTimeout: 5_000,
+      });
+      clients.push(client);
+      client.once('connect', () => resolve(client));
+      client.once('error', reject);
+    });
   const eventsOf = (deviceId: string) =>
     app.database.db
       .select()
@@ -107,11 +122,32 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     expect(await counter('vigil_device_connects_refused_total', { reason: 'bad_secret' })).toBeGreaterThanOrEqual(1);
   });
 
-  it('rate-limits repeated failures of one device ID', async () => {
-    for (let i = 0; i < 5; i++) await expect(connect('GW-R1', `wrong-secret-${i}-0000000`)).rejects.toThrow();
-    // Even the right secret is refused unchecked for a while.
-    await expect(connect('GW-R1')).rejects.toThrow(/Not authorized/i);
-    expect(await counter('vigil_device_connects_refused_total', { reason: 'rate_limited' })).toBeGreaterThanOrEqual(1);
+  it('a stranger’s failures lock out the stranger’s address, never the device connecting with its secret', async () => {
+    // Many wrong secrets for GW-R1 from another address (issue 28: this locked the device out).
+    for (let i = 0; i < 30; i++) {
+      await expect(connectFrom('127.0.0.2', 'GW-R1', `wrong-secret-${i}-0000000`)).rejects.toThrow(/Not authorized/i);
+    }
+    // The device, from its own address, still gets in with its secret.
+    const device = await connect('GW-R1');
+    expect(device.connected).toBe(true);
+    await device.endAsync();
+    // The stranger's address is refused that ID without a check, even with the right secret.
+    const before = await counter('vigil_device_connects_refused_total', { reason: 'rate_limited' });
+    await expect(connectFrom('127.0.0.2', 'GW-R1')).rejects.toThrow(/Not authorized/i);
+    expect(await counter('vigil_device_connects_refused_total', { reason: 'rate_limited' })).toBe(before + 1);
+    // …but not other devices: five failures lock one ID from one address.
+    const other = await connectFrom('127.0.0.2', 'GW-S2');
+    await other.endAsync();
+    clock.advance(61_000);
+  });
+
+  it('refuses every ID to an address that guessed at many', async () => {
+    for (let i = 0; i < 50; i++) {
+      await expect(connectFrom('127.0.0.3', `GW-GUESS-${i}`, 'guess-secret-000000')).rejects.toThrow(/Not authorized/i);
+    }
+    await expect(connectFrom('127.0.0.3', 'GW-S2')).rejects.toThrow(/Not authorized/i);
+    const device = await connectFrom('127.0.0.4', 'GW-S2');
+    await device.endAsync();
     clock.advance(61_000);
   });
 
