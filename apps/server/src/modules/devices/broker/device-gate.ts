@@ -69,11 +69,13 @@ export class DeviceGate {
       .select({ secretHash: deviceStock.secretHash })
       .from(deviceStock)
       .where(eq(deviceStock.deviceId, deviceId));
+    // One verification whatever the entry (a decoy for none): the time tells nothing (issue 28).
+    const verified = await this.secrets.verify(password, entry?.secretHash ?? null);
     const reason: ConnectRefusal | null = !entry
       ? 'unknown'
       : !entry.secretHash
         ? 'no_secret'
-        : (await this.secrets.verify(password, entry.secretHash))
+        : verified
           ? null
           : 'bad_secret';
     if (reason) {

@@ -31,4 +31,47 @@ describe('device secrets', () => {
     expect(await cache.verify('first-secret-value', rotated)).toBe(false);
     expect(await cache.verify('second-secret-value', rotated)).toBe(true);
   });
+
+  describe('the same work for every refusal (issue 28: connect timing told registered IDs apart)', () => {
+    const counting = () => {
+      const checked: string[] = [];
+      const cache = new VerifiedSecrets(50_000, (secret, hash) => {
+        checked.push(hash.split('$').slice(0, 4).join('$'));
+        return verifyDeviceSecret(secret, hash);
+      });
+      return { cache, checked };
+    };
+
+    it('verifies against a decoy of the same cost when there is no hash (unknown ID, no secret)', async () => {
+      const { cache, checked } = counting();
+      expect(await cache.verify('any-secret-at-all-00', null)).toBe(false);
+      expect(await cache.verify('any-secret-at-all-00', null)).toBe(false);
+      expect(checked).toEqual(['scrypt$4096$8$1', 'scrypt$4096$8$1']);
+    });
+
+    it('pays a whole verification for a wrong secret even when the right one is remembered', async () => {
+      const { cache, checked } = counting();
+      const hash = await hashDeviceSecret('first-secret-value');
+      expect(await cache.verify('first-secret-value', hash)).toBe(true);
+      expect(await cache.verify('first-secret-value', hash)).toBe(true);
+      expect(checked).toHaveLength(1);
+      expect(await cache.verify('first-secret-valuX', hash)).toBe(false);
+      expect(checked).toHaveLength(2);
+    });
+
+    it('forgets the oldest remembered secret when full, not all of them', async () => {
+      const checked: string[] = [];
+      const cache = new VerifiedSecrets(2, (secret, hash) => {
+        checked.push(secret);
+        return verifyDeviceSecret(secret, hash);
+      });
+      const secrets = ['secret-number-one-1', 'secret-number-two-2', 'secret-number-three'];
+      const hashes = await Promise.all(secrets.map(hashDeviceSecret));
+      for (const [i, secret] of secrets.entries()) expect(await cache.verify(secret, hashes[i] ?? '')).toBe(true);
+      checked.length = 0;
+      // The newest two are still known; only the first, forgotten, is verified again.
+      for (const i of [2, 1, 0]) expect(await cache.verify(secrets[i] ?? '', hashes[i] ?? '')).toBe(true);
+      expect(checked).toEqual(['secret-number-one-1']);
+    });
+  });
 });

@@ -37,20 +37,36 @@ export const verifyDeviceSecret = async (secret: string, hash: string): Promise<
 export const generateDeviceSecret = (): string => randomBytes(24).toString('base64url');
 
 /**
- * Remembers secrets already verified against a hash, so a device reconnecting does not pay for
- * scrypt again. Keyed by the hash itself: rotating the secret changes the hash, and the old
- * entry can never match. Only a SHA-256 of the secret is held, in memory.
+ * Checks device secrets against their hashes. Every refusal costs one scrypt verification of the
+ * current cost, so the time of a refused CONNECT does not tell whether the device ID is
+ * registered or has a secret (issue 28): without a hash the secret is verified against a decoy.
+ *
+ * A secret already verified against a hash is remembered, so a device reconnecting does not pay
+ * for scrypt again. Keyed by the hash itself: rotating the secret changes the hash, and the old
+ * entry can never match. Only a SHA-256 of the secret is held, in memory; when full, the oldest
+ * entry is forgotten. A wrong secret is never answered from memory: it pays the verification.
  */
 export class VerifiedSecrets {
   private readonly known = new Map<string, Buffer>();
-  constructor(private readonly limit = 50_000) {}
+  private decoy: Promise<string> | undefined;
+  constructor(
+    private readonly limit = 50_000,
+    private readonly verifyHash: (secret: string, hash: string) => Promise<boolean> = verifyDeviceSecret,
+  ) {}
 
-  async verify(secret: string, hash: string): Promise<boolean> {
+  /** Whether the secret is the one hashed; with no hash (unknown ID, no secret) always false. */
+  async verify(secret: string, hash: string | null): Promise<boolean> {
+    if (hash === null) {
+      this.decoy ??= hashDeviceSecret(generateDeviceSecret());
+      await this.verifyHash(secret, await this.decoy);
+      return false;
+    }
     const digest = createHash('sha256').update(secret).digest();
     const seen = this.known.get(hash);
-    if (seen) return seen.length === digest.length && timingSafeEqual(seen, digest);
-    if (!(await verifyDeviceSecret(secret, hash))) return false;
-    if (this.known.size >= this.limit) this.known.clear();
+    if (seen && seen.length === digest.length && timingSafeEqual(seen, digest)) return true;
+    if (!(await this.verifyHash(secret, hash))) return false;
+    const oldest = this.known.size >= this.limit ? this.known.keys().next() : undefined;
+    if (oldest && !oldest.done) this.known.delete(oldest.value);
     this.known.set(hash, digest);
     return true;
   }

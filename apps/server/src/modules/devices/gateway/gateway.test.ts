@@ -16,7 +16,9 @@ import {
 import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts';
 import { BURST } from '../broker/device-gate.ts';
 import { EmbeddedBroker } from '../broker/embedded-broker.ts';
-import { hashDeviceSecret } from '../credentials/secret.ts';
+import { hashDeviceSecret, verifyDeviceSecret, VerifiedSecrets } from '../credentials/secret.ts';
+import { DeviceGate } from '../broker/device-gate.ts';
+import { RateLimitedLog } from '../../../core/log.ts';
 import { IngestRepository } from '../ingest/ingest.repository.ts';
 import { readSecond } from '../ingest/seconds-of-minute.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
@@ -120,6 +122,30 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     expect(await counter('vigil_device_connects_refused_total', { reason: 'unknown' })).toBeGreaterThanOrEqual(1);
     expect(await counter('vigil_device_connects_refused_total', { reason: 'no_secret' })).toBeGreaterThanOrEqual(1);
     expect(await counter('vigil_device_connects_refused_total', { reason: 'bad_secret' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('does one hash verification of the same cost for an unknown ID, an ID without a secret and a wrong secret', async () => {
+    const checked: string[] = [];
+    const secrets = new VerifiedSecrets(100, (secret, hash) => {
+      checked.push(hash.split('$').slice(0, 4).join('$'));
+      return verifyDeviceSecret(secret, hash);
+    });
+    const quiet = new RateLimitedLog({ info: () => undefined, warn: () => undefined, error: () => undefined });
+    const gate = new DeviceGate(app.database.db, gateway().directory, secrets, clock, gateway().metrics, quiet);
+    const [stored] = await app.database.db.select().from(deviceStock).where(eq(deviceStock.deviceId, 'GW-S1'));
+    const cost = (stored?.secretHash ?? '').split('$').slice(0, 4).join('$');
+    for (const [deviceId, reason] of [
+      ['GW-NEVER-SEEN', 'unknown'],
+      ['GW-NOSECRET', 'no_secret'],
+      ['GW-S1', 'bad_secret'],
+    ] as const) {
+      checked.length = 0;
+      expect(await gate.authenticate(deviceId, deviceId, 'wrong-secret-0000000', '192.0.2.1')).toEqual({
+        ok: false,
+        reason,
+      });
+      expect(checked, reason).toEqual([cost]);
+    }
   });
 
   it('a stranger’s failures lock out the stranger’s address, never the device connecting with its secret', async () => {
