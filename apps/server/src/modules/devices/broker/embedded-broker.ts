@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { topicOf, type DeviceCommandMessage } from '@vigil/contract';
 import { StartupError } from '../../../core/startup-error.ts';
@@ -9,6 +9,8 @@ import type { Ingest } from '../ingest/ingest.ts';
 import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
 import type { Presence } from '../ingest/presence.ts';
 import type { DeviceGate } from './device-gate.ts';
+import { GuardedConnection } from './guarded-connection.ts';
+import { PendingConnections } from './pending-connections.ts';
 import type { DeviceLink } from './device-link.ts';
 
 export interface EmbeddedBrokerDeps {
@@ -40,6 +42,7 @@ const remoteAddressOf = (client: Client): string | undefined =>
 export class EmbeddedBroker implements DeviceLink {
   private aedes: Aedes | undefined;
   private server: Server | undefined;
+  private readonly pending = new PendingConnections();
   port = 0;
 
   constructor(private readonly deps: EmbeddedBrokerDeps) {}
@@ -53,7 +56,10 @@ export class EmbeddedBroker implements DeviceLink {
       gate
         .authenticate(client.id, username, password?.toString('utf8'), remoteAddressOf(client))
         .then((verdict) => {
-          if (verdict.ok) return done(null, true);
+          if (verdict.ok) {
+            if (client.conn instanceof GuardedConnection) client.conn.authenticated();
+            return done(null, true);
+          }
           const error = new Error('not authorised') as AuthenticateError;
           error.returnCode = NOT_AUTHORISED;
           done(error, false);
@@ -121,7 +127,7 @@ export class EmbeddedBroker implements DeviceLink {
       log.warn('connection:error', { err: error.message }, 'device connection refused');
     });
 
-    const server = createServer(aedes.handle);
+    const server = createServer((socket) => this.accept(aedes, socket));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) => {
@@ -168,6 +174,39 @@ export class EmbeddedBroker implements DeviceLink {
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     if (aedes) await new Promise<void>((resolve) => aedes.close(() => resolve()));
+  }
+
+  /**
+   * A new TCP connection: closed at once over the caps of connections not yet authenticated
+   * (per address and overall), else handed to aedes behind the packet-size guard.
+   */
+  private accept(aedes: Aedes, socket: Socket): void {
+    const { metrics, log } = this.deps;
+    const address = socket.remoteAddress;
+    if (!this.pending.admit(address)) {
+      metrics.refusedConnects.inc({ reason: 'too_many_pending' });
+      log.warn('connect:too_many_pending', { source: address }, 'device connection closed: too many not authenticated');
+      socket.destroy();
+      return;
+    }
+    let waiting = true;
+    const release = () => {
+      if (waiting) this.pending.release(address);
+      waiting = false;
+    };
+    socket.once('close', release);
+    const conn = new GuardedConnection(socket, {
+      onAuthenticated: release,
+      onRefused: ({ type, announced }, authenticated) => {
+        (authenticated ? metrics.refusedPublishes : metrics.refusedConnects).inc({ reason: 'packet_too_large' });
+        log.warn(
+          'connect:packet_too_large',
+          { source: address, type, announced },
+          'device connection closed: packet over its size limit',
+        );
+      },
+    });
+    aedes.handle(conn);
   }
 
   private deviceOf(client: Client): string {

@@ -1,8 +1,7 @@
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectAsync, MqttClient } from 'mqtt';
+import { connectAsync, type MqttClient } from 'mqtt';
 import { and, asc, eq } from 'drizzle-orm';
-import { deviceCalls, topicOf } from '@vigil/contract';
+import { deviceCalls, MAX_PAYLOAD_BYTES, topicOf } from '@vigil/contract';
 import { ManualClock } from '../../../clock.ts';
 import { OFFLINE_GRACE_MS } from '../ingest/presence.ts';
 import {
@@ -16,6 +15,7 @@ import {
 import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts';
 import { BURST } from '../broker/device-gate.ts';
 import { EmbeddedBroker } from '../broker/embedded-broker.ts';
+import { connectFrom as connectMqtt } from '../broker/mqtt-test-support.ts';
 import { hashDeviceSecret, verifyDeviceSecret, VerifiedSecrets } from '../credentials/secret.ts';
 import { DeviceGate } from '../broker/device-gate.ts';
 import { RateLimitedLog } from '../../../core/log.ts';
@@ -49,18 +49,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
   };
   /** A connection from another loopback address: a stranger elsewhere on the network. */
   const connectFrom = (localAddress: string, deviceId: string, password = SECRET) =>
-    new Promise<MqttClient>((resolve, reject) => {
-      const client = new MqttClient(() => createConnection({ host: '127.0.0.1', port, localAddress }), {
-        clientId: deviceId,
-        username: deviceId,
-        password,
-        reconnectPeriod: 0,
-        connectTimeout: 5_000,
-      });
-      clients.push(client);
-      client.once('connect', () => resolve(client));
-      client.once('error', reject);
-    });
+    connectMqtt(port, localAddress, deviceId, password, clients);
   const eventsOf = (deviceId: string) =>
     app.database.db
       .select()
@@ -243,7 +232,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       JSON.stringify({ ts: nowS() + 3600, seq: 50, event: 'fall' }),
       JSON.stringify({ ts: nowS(), seq: 51, event: 'explode' }),
       JSON.stringify({ ts: nowS(), seq: 52, event: 'fall', extra: 1 }),
-      'x'.repeat(70_000),
+      'x'.repeat(MAX_PAYLOAD_BYTES + 1),
     ];
     for (const payload of bad) await device.publishAsync(topicOf('GW-S2', 'event'), payload, { qos: 1 });
     expect(device.connected).toBe(true);
