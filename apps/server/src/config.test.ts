@@ -42,4 +42,14 @@ describe('configuration', () => {
     expect(loadConfig({ TIME_ZONE: 'Asia/Shanghai' }).timeZone).toBe('Asia/Shanghai');
     expect(() => loadConfig({ TIME_ZONE: 'Mars/Olympus' })).toThrow(/TIME_ZONE: must be an IANA time zone/);
   });
+
+  it('reads the TCP proxies in front of the embedded broker as a list of addresses', () => {
+    expect(loadConfig({}).mqttTrustedProxies).toEqual([]);
+    expect(loadConfig({ MQTT_TRUSTED_PROXIES: ' 127.0.0.1, ::1,10.0.0.5 ' }).mqttTrustedProxies).toEqual([
+      '127.0.0.1',
+      '::1',
+      '10.0.0.5',
+    ]);
+    expect(() => loadConfig({ MQTT_TRUSTED_PROXIES: '127.0.0.1,haproxy.local' })).toThrow(/MQTT_TRUSTED_PROXIES/);
+  });
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -56,6 +57,17 @@ const EnvSchema = z.object({
   // Devices: the embedded broker's port, or an external broker (MQTT_URL) instead; the bus comes later.
   MQTT_PORT: port(1883),
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']),
+  // TCP proxies (TLS) in front of the embedded broker: their address stands for every device behind them.
+  MQTT_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((a) => isIP(a) !== 0), 'must be IP addresses separated by commas'),
   // Connections per instance that take device events from an external broker.
   MQTT_EVENT_CONNECTIONS: z.coerce.number().int().min(1).max(16).default(4),
   // The demo care home: on by default on an empty embedded database, off with DATABASE_URL unless 1.
@@ -173,6 +185,8 @@ export interface Config {
   /** Prometheus endpoint: on the main port only with this bearer token; on `listen` without one. */
   metrics: { token: string | undefined; listen: { port: number; host: string } | undefined };
   mqttPort: number;
+  /** Addresses of TCP proxies in front of the embedded broker: no lockout or cap by their address. */
+  mqttTrustedProxies: string[];
   mqttUrl: string | undefined;
   /** This instance's MQTT client id at an external broker. */
   mqttClientId: string;
@@ -240,6 +254,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       listen: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     },
     mqttPort: e.MQTT_PORT,
+    mqttTrustedProxies: e.MQTT_TRUSTED_PROXIES,
     mqttUrl: e.MQTT_URL,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEventConnections: e.MQTT_EVENT_CONNECTIONS,

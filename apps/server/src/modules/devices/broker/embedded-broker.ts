@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { BlockList, createServer, isIP, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { topicOf, type DeviceCommandMessage } from '@vigil/contract';
 import { StartupError } from '../../../core/startup-error.ts';
@@ -16,6 +16,8 @@ import type { DeviceLink } from './device-link.ts';
 export interface EmbeddedBrokerDeps {
   port: number;
   host: string;
+  /** TCP proxies in front (TLS): their address stands for every device, so it is never locked out. */
+  trustedProxies?: readonly string[];
   gate: DeviceGate;
   ingest: Ingest;
   presence: Presence;
@@ -29,10 +31,6 @@ export interface EmbeddedBrokerDeps {
 
 const NOT_AUTHORISED = 5;
 
-/** The address a client connects from: the socket's (aedes types the connection as any duplex). */
-const remoteAddressOf = (client: Client): string | undefined =>
-  (client.conn as { remoteAddress?: string }).remoteAddress;
-
 /**
  * The in-process MQTT broker (aedes, MQTT 3.1/3.1.1) of a single-instance install. Its hooks
  * are the gateway: CONNECT is checked against the registry's secret, every PUBLISH is taken
@@ -43,9 +41,25 @@ export class EmbeddedBroker implements DeviceLink {
   private aedes: Aedes | undefined;
   private server: Server | undefined;
   private readonly pending = new PendingConnections();
+  private readonly proxies = new BlockList();
   port = 0;
 
-  constructor(private readonly deps: EmbeddedBrokerDeps) {}
+  constructor(private readonly deps: EmbeddedBrokerDeps) {
+    for (const address of deps.trustedProxies ?? []) {
+      this.proxies.addAddress(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+    }
+  }
+
+  /**
+   * The address failures and waiting connections are counted by: the connection's remote
+   * address, or none behind a trusted proxy, whose address stands for every device.
+   */
+  private sourceOf(conn: Client['conn']): string | undefined {
+    const address = 'remoteAddress' in conn ? conn.remoteAddress : undefined;
+    const family = isIP(address ?? '');
+    if (!address || !family) return undefined;
+    return this.proxies.check(address, family === 6 ? 'ipv6' : 'ipv4') ? undefined : address;
+  }
 
   async start(): Promise<void> {
     const { gate, ingest, metrics, log } = this.deps;
@@ -54,7 +68,7 @@ export class EmbeddedBroker implements DeviceLink {
 
     aedes.authenticate = (client, username, password, done) => {
       gate
-        .authenticate(client.id, username, password?.toString('utf8'), remoteAddressOf(client))
+        .authenticate(client.id, username, password?.toString('utf8'), this.sourceOf(client.conn))
         .then((verdict) => {
           if (verdict.ok) {
             if (client.conn instanceof GuardedConnection) client.conn.authenticated();
@@ -182,7 +196,7 @@ export class EmbeddedBroker implements DeviceLink {
    */
   private accept(aedes: Aedes, socket: Socket): void {
     const { metrics, log } = this.deps;
-    const address = socket.remoteAddress;
+    const address = this.sourceOf(socket);
     if (!this.pending.admit(address)) {
       metrics.refusedConnects.inc({ reason: 'too_many_pending' });
       log.warn('connect:too_many_pending', { source: address }, 'device connection closed: too many not authenticated');

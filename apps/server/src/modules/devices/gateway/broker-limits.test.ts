@@ -161,3 +161,61 @@ describe('the embedded broker against a hostile client (issue 28, defect 5)', ()
     });
   });
 });
+
+describe('the embedded broker behind a trusted TCP proxy (MQTT_TRUSTED_PROXIES)', () => {
+  let app: TestApp;
+  let port: number;
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    // 127.0.0.7 plays the TLS proxy every device connects through.
+    app = await createTestApp('pglite', {
+      clock: new ManualClock(new Date()),
+      env: { MQTT_TRUSTED_PROXIES: '127.0.0.7' },
+    });
+    const w = await deviceWorld(app, 'Px');
+    await loadStock(app, w.admin, [{ deviceId: 'PX-S1', deviceType: T.sleep }]);
+    await app.database.db
+      .update(deviceStock)
+      .set({ secretHash: await hashDeviceSecret(SECRET) })
+      .where(eq(deviceStock.deviceId, 'PX-S1'));
+    await addDevice(app, w.aHome.token, 'PX-S1', T.sleep);
+    await app.services.devices.gateway.directory.load();
+    const broker = app.services.devices.gateway.broker;
+    if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
+    port = broker.port;
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
+    await app?.close();
+  });
+
+  it('never locks out the proxy’s address, which stands for every device behind it', async () => {
+    for (let i = 0; i < 60; i++) {
+      await expect(connectFrom(port, '127.0.0.7', `PX-GUESS-${i}`, 'wrong-secret-000000', clients)).rejects.toThrow(
+        /Not authorized/i,
+      );
+    }
+    const device = await connectFrom(port, '127.0.0.7', 'PX-S1', SECRET, clients);
+    expect(device.connected).toBe(true);
+    await device.endAsync();
+  });
+
+  it('counts the proxy’s connections not yet authenticated only against the overall cap', async () => {
+    const idle: Socket[] = [];
+    for (let i = 0; i < PENDING_LIMITS.perAddress + 5; i++) {
+      idle.push(
+        await new Promise<Socket>((resolve, reject) => {
+          const socket = createConnection({ host: '127.0.0.1', port, localAddress: '127.0.0.7' }, () =>
+            resolve(socket),
+          );
+          socket.once('error', reject);
+        }),
+      );
+    }
+    const device = await connectFrom(port, '127.0.0.7', 'PX-S1', SECRET, clients);
+    await device.endAsync();
+    expect(idle.every((s) => !s.destroyed)).toBe(true);
+    for (const s of idle) s.destroy();
+  });
+});

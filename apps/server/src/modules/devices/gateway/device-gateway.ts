@@ -166,6 +166,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     : new EmbeddedBroker({
         port: config.mqttPort,
         host: config.host,
+        trustedProxies: config.mqttTrustedProxies,
         gate,
         ingest,
         presence,
