@@ -19,6 +19,10 @@ export type ConnectRefusal = 'malformed' | 'id_mismatch' | 'unknown' | 'no_secre
 export const RATE_PER_S = 50;
 export const BURST = 500;
 
+/** A user name, when given, must be the client id (any case): one device's login never speaks as another. */
+export const userNameFits = (username: string | undefined, deviceId: string): boolean =>
+  username === undefined || username.toUpperCase() === deviceId;
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -61,7 +65,7 @@ export class DeviceGate {
       return { ok: false as const, reason };
     };
     if (deviceId.length > DEVICE_ID_MAX || !DEVICE_ID_PATTERN.test(deviceId) || !password) return refuse('malformed');
-    if (username !== undefined && username.toUpperCase() !== deviceId) return refuse('id_mismatch');
+    if (!userNameFits(username, deviceId)) return refuse('id_mismatch');
     const now = this.clock.now().getTime();
     if (this.lockout.refuses(source, deviceId, now)) return refuse('rate_limited');
 
@@ -114,6 +118,11 @@ export class DeviceGate {
   mayPublishNow(deviceId: string, topic: string): boolean {
     const route = parseTopic(topic);
     return route !== null && this.speaksFor(deviceId, route.deviceId);
+  }
+
+  /** An external broker's ACL question named a user other than the client id: refused, counted. */
+  refuseUserName(deviceId: string, topic: string): void {
+    this.refusePublish('id_mismatch', deviceId.slice(0, 64), topic);
   }
 
   async maySubscribe(deviceId: string, topic: string): Promise<boolean> {

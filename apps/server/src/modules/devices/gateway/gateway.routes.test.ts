@@ -111,6 +111,20 @@ describe('the gateway’s HTTP ways in', () => {
       expect(await acl('vigil/v1/RT-S1/telemetry', { acc: 2 })).toBe(200);
       expect(await acl('vigil/v1/RT-S1/cmd', { acc: 4 })).toBe(200);
     });
+
+    it('refuses an ACL question whose user name is not the client id, as authentication does', async () => {
+      const acl = (extra: Record<string, unknown>) =>
+        post('/mqtt/acl', { clientid: 'RT-S1', topic: 'vigil/v1/RT-S1/event', action: 'publish', ...extra }).then(
+          (r) => r.statusCode,
+        );
+      expect(await acl({ username: 'RT-S1' })).toBe(200);
+      expect(await acl({ username: 'rt-s1' })).toBe(200);
+      expect(await acl({})).toBe(200);
+      // Another device's login with this client id, or an empty one, speaks for nobody.
+      expect(await acl({ username: 'RT-NB1' })).toBe(403);
+      expect(await acl({ username: '' })).toBe(403);
+      expect(await acl({ username: 'RT-NB1', topic: 'vigil/v1/RT-S1/cmd', action: 'subscribe' })).toBe(403);
+    });
   });
 
   describe('/device/operatorPush (NB-IoT and 4G through the operator platform)', () => {

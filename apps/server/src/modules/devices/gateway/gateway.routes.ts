@@ -10,6 +10,7 @@ import {
 } from '@vigil/contract';
 import type { Clock } from '../../../clock.ts';
 import { bearerMatches } from '../../../http/metrics-endpoint.ts';
+import { userNameFits } from '../broker/device-gate.ts';
 import type { DeviceGateway } from './device-gateway.ts';
 
 export interface GatewayRouteOptions {
@@ -97,6 +98,11 @@ export const registerGatewayRoutes = async (app: FastifyInstance, options: Gatew
         const { clientid, username, topic, action, acc } = parsed.data;
         if (isServer(username)) return allow(reply);
         const deviceId = clientid.toUpperCase();
+        // As at CONNECT: the user name, when given, is the client id (issue 28).
+        if (!userNameFits(username, deviceId)) {
+          gateway.gate.refuseUserName(deviceId, topic);
+          return deny(reply);
+        }
         const subscribing = action === 'subscribe' || acc === 4 || acc === 1;
         const ok = subscribing
           ? await gateway.gate.maySubscribe(deviceId, topic)
