@@ -32,7 +32,7 @@ export const notFound = (): AppError => fail('not_found');
 export const forbidden = (): AppError => fail('no_permission');
 
 /** "100 KB", "10 MB": a size limit as a user reads it. */
-const sizeText = (bytes: number): string =>
+export const sizeText = (bytes: number): string =>
   bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 
 /** A file larger than the call takes, naming the limit. */

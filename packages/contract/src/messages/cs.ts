@@ -546,6 +546,10 @@ export const cs: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     'MD5 souboru je {actual}, ne zadané {expected}: soubor může být poškozený. Zkontrolujte jej a nahrajte znovu.',
   'firmware.notZip': 'Soubor není balíček zip.',
+  'firmware.unsafePath':
+    'Balíček obsahuje „{name}“: názvy souborů s „..“ nebo začínající v kořenovém adresáři nejsou povoleny, protože zařízení balíček rozbalují.',
+  'firmware.unpacksTooLarge':
+    'Po rozbalení má balíček více než {limit}: smí mít nejvýše stonásobek (100×) své velikosti a nejvýše 1 GB, protože jej zařízení rozbalují.',
   'firmware.versionNotHigher':
     'Verze {version} není vyšší než {current}, nejnovější vydaná verze pro tento typ zařízení.',
   'firmware.versionExists': 'Verze {version} již byla pro tento typ zařízení nahrána.',

@@ -571,6 +571,10 @@ export const de: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     'Die MD5 der Datei ist {actual}, nicht die angegebene {expected}: Die Datei ist vielleicht beschädigt. Bitte prüfen und erneut hochladen.',
   'firmware.notZip': 'Die Datei ist kein ZIP-Paket.',
+  'firmware.unsafePath':
+    'Das Paket enthält „{name}“: Dateinamen mit „..“ oder ab dem Stammverzeichnis sind nicht erlaubt, weil die Geräte das Paket entpacken.',
+  'firmware.unpacksTooLarge':
+    'Entpackt ist das Paket größer als {limit}: Erlaubt ist höchstens das 100-Fache seiner eigenen Größe (und höchstens 1 GB), weil die Geräte es entpacken.',
   'firmware.versionNotHigher':
     'Version {version} ist nicht höher als {current}, die neueste für diesen Gerätetyp veröffentlichte Version.',
   'firmware.versionExists': 'Version {version} wurde für diesen Gerätetyp bereits hochgeladen.',

@@ -558,6 +558,10 @@ export const fr: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     'Le MD5 du fichier est {actual}, et non {expected} comme indiqué : le fichier est peut-être endommagé. Vérifiez-le et téléversez-le à nouveau.',
   'firmware.notZip': "Le fichier n'est pas un paquet zip.",
+  'firmware.unsafePath':
+    'Le paquet contient « {name} » : les noms de fichier contenant « .. » ou partant de la racine ne sont pas autorisés, car les appareils décompressent le paquet.',
+  'firmware.unpacksTooLarge':
+    'Décompressé, le paquet dépasse {limit} : il peut faire au plus 100 fois sa propre taille (et au plus 1 Go), car les appareils le décompressent.',
   'firmware.versionNotHigher':
     "La version {version} n'est pas supérieure à {current}, la plus récente publiée pour ce type d'appareil.",
   'firmware.versionExists': "La version {version} a déjà été téléversée pour ce type d'appareil.",

@@ -559,6 +559,10 @@ export const itIT: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     "L'MD5 del file è {actual}, non {expected} come indicato: il file potrebbe essere danneggiato. Controllalo e caricalo di nuovo.",
   'firmware.notZip': 'Il file non è un pacchetto zip.',
+  'firmware.unsafePath':
+    'Il pacchetto contiene «{name}»: non sono ammessi nomi di file con «..» o che partono dalla radice, perché i dispositivi decomprimono il pacchetto.',
+  'firmware.unpacksTooLarge':
+    'Decompresso, il pacchetto supera {limit}: può essere al massimo 100 volte la sua dimensione (e al massimo 1 GB), perché i dispositivi lo decomprimono.',
   'firmware.versionNotHigher':
     'La versione {version} non è superiore a {current}, la più recente pubblicata per questo tipo di dispositivo.',
   'firmware.versionExists': 'La versione {version} è già stata caricata per questo tipo di dispositivo.',

@@ -552,6 +552,10 @@ export const ja: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     'ファイルの MD5 は {actual} で、入力された {expected} と一致しません。ファイルが破損している可能性があります。確認して再度アップロードしてください。',
   'firmware.notZip': 'ファイルが zip パッケージではありません。',
+  'firmware.unsafePath':
+    'パッケージに「{name}」が含まれています。デバイスがパッケージを展開するため、「..」を含むファイル名やルートから始まるファイル名は使用できません。',
+  'firmware.unpacksTooLarge':
+    'パッケージの展開後のサイズが {limit} を超えています。デバイスが展開するため、展開後のサイズはパッケージ自体の 100 倍以内（かつ 1 GB 以内）にしてください。',
   'firmware.versionNotHigher':
     'バージョン {version} は、このデバイス種別で公開済みの最新バージョン {current} より新しくありません。',
   'firmware.versionExists': 'このデバイス種別のバージョン {version} は既にアップロードされています。',

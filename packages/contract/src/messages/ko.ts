@@ -540,6 +540,10 @@ export const ko: Record<MessageKey, string> = {
   'firmware.md5Mismatch':
     '파일의 MD5는 {actual}로, 입력한 {expected}와 다릅니다. 파일이 손상되었을 수 있으니 확인 후 다시 업로드해 주세요.',
   'firmware.notZip': '파일이 zip 패키지가 아닙니다.',
+  'firmware.unsafePath':
+    '패키지에 다음 파일이 있습니다: {name}. 기기가 패키지의 압축을 풀기 때문에 ".."가 든 경로나 루트에서 시작하는 경로는 파일 이름으로 쓸 수 없습니다.',
+  'firmware.unpacksTooLarge':
+    '압축을 푼 패키지가 다음 한도를 넘습니다: {limit}. 기기가 패키지의 압축을 풀기 때문에 압축을 푼 크기는 패키지 크기의 100배 이하(최대 1 GB)여야 합니다.',
   'firmware.versionNotHigher': '버전 {version}은(는) 이 장치 유형에 배포된 최신 버전 {current}보다 높지 않습니다.',
   'firmware.versionExists': '이 장치 유형에는 버전 {version}이(가) 이미 업로드되어 있습니다.',
   'firmware.deviceTypeMismatch': '장치 {deviceId}은(는) 이 패키지의 장치 유형이 아닙니다.',

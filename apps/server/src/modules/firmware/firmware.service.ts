@@ -11,7 +11,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { fail, invalid, notFound } from '../../core/app-error.ts';
+import { fail, invalid, notFound, sizeText } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -21,9 +21,17 @@ import { FirmwareRepository, WAITING, type PackageRecord, type RolloutRecord } f
 import { digestOf } from './package-digest.ts';
 import { PackageStore } from './package-store.ts';
 import { assignStages, rolloutCounts, rolloutOrder } from './rollout-rules.ts';
-import { checkZipFile } from './zip-check.ts';
+import { checkPackageFile, type ContentsCheck } from './package-contents.ts';
 
 type Parsed<N extends keyof Calls> = CallParsed<Calls[N]>;
+
+/** Why a package devices would unpack is refused (issue 28), or that it is no zip at all. */
+const refusalOf = (check: Exclude<ContentsCheck, { ok: true }> | { ok: false; problem: 'notZip' }) =>
+  check.problem === 'notZip'
+    ? invalid('firmware.notZip')
+    : check.problem === 'unsafePath'
+      ? invalid('firmware.unsafePath', { name: check.name.slice(0, 200) })
+      : invalid('firmware.unpacksTooLarge', { limit: sizeText(check.limit) });
 
 /** States a package has been released in: its version is "published" for the version rule. */
 const RELEASED: readonly FirmwareState[] = ['grey', 'full', 'offline'];
@@ -53,7 +61,8 @@ export class FirmwareService {
     if (!file || file.size === 0) throw invalid('upload.missing');
     const digest = await digestOf(file.stream());
     if (digest.md5 !== input.md5) throw invalid('firmware.md5Mismatch', { actual: digest.md5, expected: input.md5 });
-    if (!(await checkZipFile(file.path)).zip) throw invalid('firmware.notZip');
+    const contents = await checkPackageFile(file.path);
+    if (!contents.ok) throw refusalOf(contents);
     const version = parseFirmwareVersion(input.version);
     if (!version) throw invalid('firmware.versionFormat');
     const now = this.clock.now();

@@ -113,6 +113,21 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
       expect(res.msg).toBe('The file is not a zip package.');
     });
 
+    it('refuses a package that unpacks to over 100 times its size, or names a path outside its folder', async () => {
+      // Issue 28: devices unpack what they are sent.
+      const bomb = zipSync({ 'firmware.bin': new Uint8Array(4 * 1024 * 1024) });
+      expect(bomb.length).toBeLessThan(MAX);
+      const res = await upload('1.1.0', bomb);
+      expect(res.msgKey).toBe('firmware.unpacksTooLarge');
+      expect(res.msg).toContain('100');
+      for (const name of ['../firmware.bin', '/etc/init.d/firmware', 'app/../../boot.bin', 'C:\\boot.bin']) {
+        const bytes = zipSync({ 'manifest.json': new TextEncoder().encode('{}'), [name]: new Uint8Array([1, 2, 3]) });
+        const refused = await upload('1.1.0', bytes, {}, 'zh-CN');
+        expect(refused.msgKey, name).toBe('firmware.unsafePath');
+        expect(refused.msg).toContain(name);
+      }
+    });
+
     it('refuses a file whose MD5 is not the one given, in the caller’s language', async () => {
       const bytes = firmwareZip(1);
       const res = await upload('1.1.0', bytes, { md5: 'a'.repeat(32) }, 'zh-CN');

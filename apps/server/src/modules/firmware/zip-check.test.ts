@@ -19,9 +19,20 @@ const firmware = () =>
 
 describe('whether a package is a zip archive', () => {
   it('accepts a real archive, with or without a comment, and counts its entries', async () => {
-    expect(await checkZip(inMemory(firmware()))).toEqual({ zip: true, entries: 2 });
+    expect(await checkZip(inMemory(firmware()))).toMatchObject({ zip: true, entries: 2 });
     const commented = zipSync({ 'a.txt': new Uint8Array([1]) }, { comment: 'build 42 PK\u0005\u0006 in a comment' });
-    expect(await checkZip(inMemory(commented))).toEqual({ zip: true, entries: 1 });
+    expect(await checkZip(inMemory(commented))).toMatchObject({ zip: true, entries: 1 });
+  });
+
+  it('lists the entries with their names, methods and sizes from the central directory', async () => {
+    const stored = zipSync({ 'boot/image.bin': new Uint8Array(300), 'führer.txt': new Uint8Array(5) }, { level: 0 });
+    const check = await checkZip(inMemory(stored));
+    expect(check.zip && check.files).toEqual([
+      { name: 'boot/image.bin', method: 0, flags: expect.any(Number), compressed: 300, uncompressed: 300, localAt: 0 },
+      expect.objectContaining({ name: 'führer.txt', method: 0, compressed: 5, uncompressed: 5 }),
+    ]);
+    const deflated = await checkZip(inMemory(zipSync({ 'zeros.bin': new Uint8Array(100_000) })));
+    expect(deflated.zip && deflated.files[0]).toMatchObject({ method: 8, uncompressed: 100_000 });
   });
 
   it('refuses what only looks like one: a renamed file, a truncated or damaged archive, an empty one', async () => {
@@ -57,7 +68,7 @@ describe('whether a package is a zip archive', () => {
       await writeFile(file, firmware());
       const source = await fileSource(file);
       try {
-        expect(await checkZip(source)).toEqual({ zip: true, entries: 2 });
+        expect(await checkZip(source)).toMatchObject({ zip: true, entries: 2 });
       } finally {
         await source.close();
       }

@@ -3,7 +3,8 @@
  * its name (issue 12): the end-of-central-directory record where the format puts it, a central
  * directory inside the file whose every entry header is in place and whose count matches the
  * record, and a local file header at the start. Reads only the tail and the directory, never
- * the whole package. Zip64 archives (over 4 GB or 65,535 entries) are refused: a firmware
+ * the whole package, and lists the entries (names, sizes) for the contents check
+ * (`package-contents.ts`). Zip64 archives (over 4 GB or 65,535 entries) are refused: a firmware
  * package is far smaller (the upload limit is 64 MB by default).
  */
 import { open } from 'node:fs/promises';
@@ -14,7 +15,20 @@ export interface ByteSource {
   read(position: number, length: number): Promise<Buffer>;
 }
 
-export type ZipCheck = { zip: true; entries: number } | { zip: false; why: string };
+/** One entry as the central directory describes it. */
+export interface ZipEntry {
+  name: string;
+  /** 0 stored, 8 deflated (others are passed through as declared). */
+  method: number;
+  /** General purpose bit flags (bit 0: encrypted). */
+  flags: number;
+  compressed: number;
+  uncompressed: number;
+  /** Where its local file header starts. */
+  localAt: number;
+}
+
+export type ZipCheck = { zip: true; entries: number; files: ZipEntry[] } | { zip: false; why: string };
 
 const EOCD = 0x06054b50;
 const CENTRAL_HEADER = 0x02014b50;
@@ -53,22 +67,32 @@ export async function checkZip(source: ByteSource): Promise<ZipCheck> {
   if (directorySize > MAX_DIRECTORY) return no('the central directory is too large');
 
   const directory = await source.read(directoryStart, directorySize);
+  const files: ZipEntry[] = [];
   let offset = 0;
   for (let n = 0; n < entries; n++) {
     if (offset + CENTRAL_HEADER_SIZE > directory.length || directory.readUInt32LE(offset) !== CENTRAL_HEADER)
       return no(`central directory entry ${n + 1} is damaged`);
     const localAt = directory.readUInt32LE(offset + 42);
     if (localAt >= directoryStart) return no(`entry ${n + 1} points outside the archive`);
+    const flags = directory.readUInt16LE(offset + 8);
+    const nameLength = directory.readUInt16LE(offset + 28);
+    const nameBytes = directory.subarray(offset + CENTRAL_HEADER_SIZE, offset + CENTRAL_HEADER_SIZE + nameLength);
+    files.push({
+      // Bit 11: the name is UTF-8; otherwise code page 437, whose ASCII part ("/", "\\", ".") is the same.
+      name: nameBytes.toString(flags & 0x800 ? 'utf8' : 'latin1'),
+      method: directory.readUInt16LE(offset + 10),
+      flags,
+      compressed: directory.readUInt32LE(offset + 20),
+      uncompressed: directory.readUInt32LE(offset + 24),
+      localAt,
+    });
     offset +=
-      CENTRAL_HEADER_SIZE +
-      directory.readUInt16LE(offset + 28) +
-      directory.readUInt16LE(offset + 30) +
-      directory.readUInt16LE(offset + 32);
+      CENTRAL_HEADER_SIZE + nameLength + directory.readUInt16LE(offset + 30) + directory.readUInt16LE(offset + 32);
   }
   if (offset !== directory.length) return no('the central directory does not match its record');
   const first = await source.read(0, 4);
   if (first.length < 4 || first.readUInt32LE(0) !== LOCAL_HEADER) return no('no local file header at the start');
-  return { zip: true, entries };
+  return { zip: true, entries, files };
 }
 
 /** A file on disk as a byte source; close it when done. */

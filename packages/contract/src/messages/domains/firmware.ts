@@ -8,6 +8,10 @@ export const firmwareMessages = defineMessages(
     'firmware.md5Mismatch':
       'The file’s MD5 is {actual}, not the {expected} given: the file may be damaged. Check it and upload it again.',
     'firmware.notZip': 'The file is not a zip package.',
+    'firmware.unsafePath':
+      'The package contains “{name}”: file names with “..” or starting at the root are not allowed, because devices unpack the package.',
+    'firmware.unpacksTooLarge':
+      'The package unpacks to more than {limit}: unpacked, a package may be at most 100 times its own size (and at most 1 GB), because devices unpack it.',
     'firmware.versionNotHigher':
       'Version {version} is not higher than {current}, the newest version released for this device type.',
     'firmware.versionExists': 'Version {version} has already been uploaded for this device type.',
@@ -35,6 +39,9 @@ export const firmwareMessages = defineMessages(
     'firmware.md5Format': 'MD5 须为 32 位十六进制数字。',
     'firmware.md5Mismatch': '文件的 MD5 为 {actual}，与填写的 {expected} 不一致，文件可能已损坏。请检查后重新上传。',
     'firmware.notZip': '文件不是 zip 格式的升级包。',
+    'firmware.unsafePath': '升级包中含有“{name}”：文件名不能包含“..”，也不能从根目录开始，因为设备会解压升级包。',
+    'firmware.unpacksTooLarge':
+      '升级包解压后超过 {limit}：解压后的大小最多为升级包本身的 100 倍（且不超过 1 GB），因为设备会解压升级包。',
     'firmware.versionNotHigher': '版本 {version} 不高于该设备类型已发布的最新版本 {current}。',
     'firmware.versionExists': '该设备类型已上传过版本 {version}。',
     'firmware.deviceTypeMismatch': '设备 {deviceId} 的类型与该升级包的设备类型不一致。',
