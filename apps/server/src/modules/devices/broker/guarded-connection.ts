@@ -68,6 +68,19 @@ export class GuardedConnection extends Duplex {
     else this.socket.once('drain', () => callback());
   }
 
+  /** What aedes writes corked (a packet's header and body) goes out in one write. */
+  override _writev(
+    chunks: { chunk: Buffer; encoding: BufferEncoding }[],
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.socket.cork();
+    let flowing = true;
+    for (const { chunk } of chunks) flowing = this.socket.write(chunk);
+    this.socket.uncork();
+    if (flowing) callback();
+    else this.socket.once('drain', () => callback());
+  }
+
   override _final(callback: (error?: Error | null) => void): void {
     this.socket.end(() => callback());
   }
