@@ -139,6 +139,10 @@ export interface AlarmRules {
   /** A battery report at or below this per cent raises LOW_BATTERY; the alarm clears at 2× it. */
   lowBatteryPercent: number;
   levels: Record<AlarmType, AlarmLevel>;
+  /** Per level: an alarm whose condition clears by itself stays pending until a person handles it (level 1 always). */
+  latch: Record<AlarmLevel, boolean>;
+  /** Per level: a condition alarm handled while the condition holds is raised again after this many minutes if it still holds. */
+  snoozeMinutes: Record<AlarmLevel, number>;
 }
 
 export const defaultAlarmLevels = (): Record<AlarmType, AlarmLevel> =>
@@ -177,7 +181,18 @@ export const defaultAlarmRules = (): AlarmRules => ({
   noMotionHours: 12,
   lowBatteryPercent: 15,
   levels: defaultAlarmLevels(),
+  latch: { ...DEFAULT_LATCH },
+  snoozeMinutes: { ...DEFAULT_SNOOZE_MINUTES },
 });
+
+/**
+ * Latching (IEC 60601-1-8): a level 1 alarm whose condition clears by itself stays on the
+ * consoles, marked resolved, until a person handles it; level 2 only where the provider says so.
+ */
+export const DEFAULT_LATCH: Readonly<Record<AlarmLevel, boolean>> = { 1: true, 2: false };
+/** A handled condition alarm is raised again after this many minutes if its condition still holds. */
+export const DEFAULT_SNOOZE_MINUTES: Readonly<Record<AlarmLevel, number>> = { 1: 10, 2: 30 };
+export const SNOOZE_MINUTES_RANGE = { min: 5, max: 240 } as const;
 
 /** Voice modes (spec document 2 section 4): 0 silent, 1 audio file, 2 speech once, 3 speech repeated. */
 export const VOICE_WAYS = [0, 1, 2, 3] as const;

@@ -720,6 +720,12 @@ export const alarms = pgTable(
     /** 0 open; 1 software; 2 automatic; 3 at the device; 4 at the watch. */
     releaseKind: smallint('release_kind').notNull().default(0),
     releasedAt: ts('released_at'),
+    /** When its condition cleared by itself (automatic release, a radar cancelling a fall). */
+    clearedAt: ts('cleared_at'),
+    /** Cleared by itself but latching: pending until a person handles it (decision 0035). */
+    awaitingAck: boolean('awaiting_ack').notNull().default(false),
+    /** When a person handled it (for a latched alarm, after it was released). */
+    handledAt: ts('handled_at'),
     relieveReason: text('relieve_reason'),
     dealResult: text('deal_result'),
     /** The account that handled it, and its name then. */
@@ -736,6 +742,9 @@ export const alarms = pgTable(
       .on(t.providerId, t.raisedAt)
       .where(sql`${t.releaseKind} = 0`),
     index('alarm_provider_idx').on(t.providerId, t.raisedAt),
+    index('alarm_provider_awaiting_idx')
+      .on(t.providerId, t.raisedAt)
+      .where(sql`${t.awaitingAck}`),
     index('alarm_resident_idx').on(t.residentId, t.raisedAt),
   ],
 );

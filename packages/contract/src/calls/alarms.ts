@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEAL_RESULTS, NO_MOTION_HOURS, RELIEVE_REASONS, SLEEP_ALARM_TYPES } from '../alarms.ts';
+import { DEAL_RESULTS, NO_MOTION_HOURS, RELIEVE_REASONS, SLEEP_ALARM_TYPES, SNOOZE_MINUTES_RANGE } from '../alarms.ts';
 import { defineCall, type BinaryBody } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
 import { ALARM_NOTIFY_MODES, ALARM_TYPES } from '../domain.ts';
@@ -35,8 +35,13 @@ export const AlarmRecordSchema = z.object({
   timeStamp: z.number().int().describe('Raised at, Unix seconds (10 digits)'),
   lastTime: z.number().int().describe('Latest repeat, Unix seconds'),
   count: z.number().int().describe('How many times the condition was reported while open'),
-  duration: z.number().int().describe('Seconds: how long the condition had lasted when raised, or the alarm lasted'),
-  text: z.string().describe("The alarm's text in the request's language: its start text, or the disarmed one"),
+  duration: z
+    .number()
+    .int()
+    .describe(
+      'Seconds: how long the condition lasted when it cleared by itself, else how long it had held when raised (or the alarm lasted)',
+    ),
+  text: z.string().describe("The alarm's text in the request's language, as raised (handling never rewrites it)"),
   voiceWay: z
     .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
     .describe('0 silent, 1 audio file, 2 speech once, 3 speech repeated'),
@@ -52,6 +57,20 @@ export const AlarmRecordSchema = z.object({
   speechCount: z.number().int().describe('Kept by the console; 0 from the server'),
   speechStartTime: z.number().int().nullable().describe('Kept by the console; null from the server'),
   providerId: z.number().int().nullable(),
+  awaitingAck: z
+    .boolean()
+    .describe(
+      'Its condition cleared by itself (released, kind 2) but it latches: it stays pending (/alarmLog/unDeal) until a person handles it',
+    ),
+  clearedTime: z
+    .number()
+    .int()
+    .nullable()
+    .describe('When its condition cleared by itself (kind 2, or a radar cancelling a fall), Unix seconds'),
+  releaseText: z
+    .string()
+    .nullable()
+    .describe('What the clearing said ("breathing back to normal"), when the condition cleared by itself'),
 });
 export type AlarmRecord = z.infer<typeof AlarmRecordSchema>;
 
@@ -132,16 +151,32 @@ const voiceWay = z
 export const LevelPresentationSchema = z.object({
   pc: z.boolean().describe('The web console pops these alarms up (under 768 px it only plays the sound)'),
   globalVoiceWay: voiceWay,
+  latch: z
+    .boolean()
+    .describe(
+      'An alarm whose condition clears by itself stays on the consoles until a person handles it (always true for level 1)',
+    ),
+  snoozeMinutes: z
+    .number()
+    .int()
+    .min(SNOOZE_MINUTES_RANGE.min)
+    .max(SNOOZE_MINUTES_RANGE.max)
+    .describe(
+      'A condition alarm handled while its condition holds is raised again after this many minutes if it still holds',
+    ),
 });
 /** A level's settings on the wire: an object, or the same as a JSON string (older clients send one). */
-const levelPresentation = z.preprocess((v) => {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-}, LevelPresentationSchema);
+const levelPresentation = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return v;
+    }
+  },
+  LevelPresentationSchema.partial({ latch: true, snoozeMinutes: true }),
+);
 
 export const AlertLevelSettingsSchema = z.object({
   providerId: z.number().int(),

@@ -5,6 +5,9 @@ import type { Executor } from '../../db/database.ts';
 import { alarms, areas, beds, residents, rooms } from '../../db/schema.ts';
 import { containsPattern } from '../devices/device.policy.ts';
 
+/** Pending on the consoles: open, or cleared by itself but latching until a person handles it. */
+const pending = or(eq(alarms.releaseKind, 0), eq(alarms.awaitingAck, true));
+
 const floor = alias(areas, 'floor');
 const topArea = alias(areas, 'top_area');
 
@@ -99,7 +102,7 @@ export class AlarmQueryRepository {
     const [row] = await db
       .select({ n: count() })
       .from(alarms)
-      .where(and(eq(alarms.releaseKind, 0), scoped(providerIds)));
+      .where(and(pending, scoped(providerIds)));
     return row?.n ?? 0;
   }
 
@@ -116,7 +119,7 @@ export class AlarmQueryRepository {
 
   private conditions(q: AlarmListQuery): SQL | undefined {
     const conditions: (SQL | undefined)[] = [
-      q.open ? eq(alarms.releaseKind, 0) : ne(alarms.releaseKind, 0),
+      q.open ? pending : and(ne(alarms.releaseKind, 0), eq(alarms.awaitingAck, false)),
       scoped(q.providerIds),
     ];
     if (q.from) conditions.push(gte(alarms.raisedAt, q.from));

@@ -19,14 +19,23 @@ export const placeOf = (view: AlarmView, lang: Language): string => {
   return place || translate(lang, 'alarm.device', { deviceId: view.alarm.deviceId });
 };
 
-/** The alarm's text in a language: its start text while open, its disarmed text once released. */
-export const alarmText = (view: AlarmView, lang: Language): string => {
-  const type = view.alarm.alertType as AlarmType;
-  const key = view.alarm.releaseKind === 0 ? (`alarm.start.${type}` as const) : (`alarm.end.${type}` as const);
-  return translate(lang, key, { place: placeOf(view, lang), who: view.residentName ?? '' })
+const textOf = (view: AlarmView, lang: Language, when: 'start' | 'end'): string =>
+  translate(lang, `alarm.${when}.${view.alarm.alertType as AlarmType}`, {
+    place: placeOf(view, lang),
+    who: view.residentName ?? '',
+  })
     .replace(/\s{2,}/g, ' ')
     .trim();
-};
+
+/**
+ * The alarm's text in a language, as raised: handling or a release never rewrites what happened
+ * ("breathing stopped" stays, even once breathing resumed). A recovery has its own text.
+ */
+export const alarmText = (view: AlarmView, lang: Language): string => textOf(view, lang, 'start');
+
+/** What the condition clearing by itself said ("breathing back to normal"), if it did. */
+export const releaseText = (view: AlarmView, lang: Language): string | null =>
+  view.alarm.clearedAt ? textOf(view, lang, 'end') : null;
 
 /** An alarm as the console reads it (the spec's record fields, times in 10-digit seconds). */
 export const alarmRecord = (
@@ -57,7 +66,10 @@ export const alarmRecord = (
     timeStamp: seconds(a.raisedAt),
     lastTime: seconds(a.lastAt),
     count: a.count,
-    duration: measured ?? Math.max(0, seconds(a.releasedAt ?? now) - seconds(a.startedAt)),
+    // Cleared by itself: how long the condition lasted ("lasted 45 s"); else as long as it held when raised.
+    duration: a.clearedAt
+      ? Math.max(0, seconds(a.clearedAt) - seconds(a.startedAt))
+      : (measured ?? Math.max(0, seconds(a.releasedAt ?? now) - seconds(a.startedAt))),
     text: alarmText(view, lang),
     voiceWay: voiceWayOf(level),
     isRelieve: !open,
@@ -65,10 +77,13 @@ export const alarmRecord = (
     relieveReason: a.relieveReason as RelieveReason | null,
     dealResult: a.dealResult as DealResult | null,
     handlerName: a.handlerName,
-    dealTime: a.releasedAt ? seconds(a.releasedAt) : null,
+    dealTime: a.handledAt ? seconds(a.handledAt) : a.releasedAt ? seconds(a.releasedAt) : null,
     remark: a.remark,
     speechCount: 0,
     speechStartTime: null,
     providerId: a.providerId,
+    awaitingAck: a.awaitingAck,
+    clearedTime: a.clearedAt ? seconds(a.clearedAt) : null,
+    releaseText: releaseText(view, lang),
   };
 };

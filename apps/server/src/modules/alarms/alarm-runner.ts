@@ -26,11 +26,16 @@ export const ALARM_EVENT = {
 } as const;
 
 /** An alarm as the domain events carry it: the stored row, times as ISO strings. */
-export type AlarmPayload = Omit<AlarmRow, 'startedAt' | 'raisedAt' | 'lastAt' | 'releasedAt'> & {
+export type AlarmPayload = Omit<
+  AlarmRow,
+  'startedAt' | 'raisedAt' | 'lastAt' | 'releasedAt' | 'clearedAt' | 'handledAt'
+> & {
   startedAt: string;
   raisedAt: string;
   lastAt: string;
   releasedAt: string | null;
+  clearedAt: string | null;
+  handledAt: string | null;
 };
 
 export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
@@ -39,6 +44,8 @@ export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
   raisedAt: row.raisedAt.toISOString(),
   lastAt: row.lastAt.toISOString(),
   releasedAt: row.releasedAt?.toISOString() ?? null,
+  clearedAt: row.clearedAt?.toISOString() ?? null,
+  handledAt: row.handledAt?.toISOString() ?? null,
 });
 
 /** A device event as its batch stored it, with its row id. */
@@ -295,7 +302,10 @@ export class AlarmRunner {
       const types = [d.key.type];
       for (
         let next = decisions[i + 1];
-        next?.op === 'release' && next.key.deviceId === d.key.deviceId && next.kind === d.kind;
+        next?.op === 'release' &&
+        next.key.deviceId === d.key.deviceId &&
+        next.kind === d.kind &&
+        next.cleared === d.cleared;
         next = decisions[i + 1]
       ) {
         types.push(next.key.type);
@@ -303,7 +313,8 @@ export class AlarmRunner {
       }
       // A watch releasing its own alarms is the watch that released them.
       const detail = d.kind === RELEASE_KIND.watch ? { kind: d.kind, watchId: d.key.deviceId } : { kind: d.kind };
-      for (const alarm of await repo.release(tx, d.key.deviceId, types, d.kind, d.at)) {
+      const latch = d.cleared ? d.subject.rules.latch : undefined;
+      for (const alarm of await repo.release(tx, d.key.deviceId, types, d.kind, d.at, latch)) {
         timeline.push({ alarmId: alarm.id, at: d.at, step: 'released', detail });
         emit({ type: ALARM_EVENT.released, providerId: alarm.providerId, payload: { alarm: alarmPayload(alarm) } });
       }

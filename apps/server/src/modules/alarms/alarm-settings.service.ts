@@ -1,4 +1,10 @@
-import type { AlertLevelSettings, CallParsed, Calls, VoiceWay } from '@vigil/contract';
+import {
+  SNOOZE_MINUTES_RANGE,
+  type AlertLevelSettings,
+  type CallParsed,
+  type Calls,
+  type VoiceWay,
+} from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Caller } from '../../core/caller.ts';
@@ -22,17 +28,26 @@ export const ALARM_SETTINGS_CHANGED = 'alarm.settingsChanged';
 
 const presentation = (raw: unknown, fallback: LevelPresentation): LevelPresentation => {
   const r = raw as Partial<LevelPresentation> | null;
+  const snooze = Number(r?.snoozeMinutes);
   return {
     pc: typeof r?.pc === 'boolean' ? r.pc : fallback.pc,
     globalVoiceWay: [0, 1, 2, 3].includes(Number(r?.globalVoiceWay))
       ? (Number(r?.globalVoiceWay) as VoiceWay)
       : fallback.globalVoiceWay,
+    latch: typeof r?.latch === 'boolean' ? r.latch : fallback.latch,
+    snoozeMinutes:
+      Number.isInteger(snooze) && snooze >= SNOOZE_MINUTES_RANGE.min && snooze <= SNOOZE_MINUTES_RANGE.max
+        ? snooze
+        : fallback.snoozeMinutes,
   };
 };
 
+/** Level 1 alarms always latch: a resident who stopped breathing for 45 s is never a card that vanished unseen. */
+const level1 = (p: LevelPresentation): LevelPresentation => ({ ...p, latch: true });
+
 const fromRow = (row: typeof alarmSettings.$inferSelect): ProviderAlarmSettings => ({
   levels: row.levels as ProviderAlarmSettings['levels'],
-  level1: presentation(row.level1, DEFAULT_PROVIDER_SETTINGS.level1),
+  level1: level1(presentation(row.level1, DEFAULT_PROVIDER_SETTINGS.level1)),
   level2: presentation(row.level2, DEFAULT_PROVIDER_SETTINGS.level2),
 });
 
@@ -72,8 +87,8 @@ export class AlarmSettingsService {
       const current = await this.of(providerId, tx);
       const next: ProviderAlarmSettings = {
         levels: { ...current.levels, ...input.levelMap },
-        level1: input.alertTypeL1 ?? current.level1,
-        level2: input.alertTypeL2 ?? current.level2,
+        level1: level1({ ...current.level1, ...input.alertTypeL1 }),
+        level2: { ...current.level2, ...input.alertTypeL2 },
       };
       const values = { ...next, updatedAt: this.clock.now(), updatedBy: caller.accountId };
       await tx

@@ -63,12 +63,17 @@ describe.each(dbTargets())('alarm levels and voice settings on %s', (target) => 
     );
     expect(saved.status).toBe(200);
     expect(saved.data?.levelMap).toMatchObject({ SMOKE: 2, FLOOD: 1, FALL: 1 });
-    expect(saved.data?.alertTypeL2).toEqual({ pc: false, globalVoiceWay: 1 });
-    // The open alarm keeps the level it was raised with; a new one takes the new level.
+    // What an older client leaves out keeps its value: level 2 does not latch, snoozes 30 minutes.
+    expect(saved.data?.alertTypeL2).toEqual({ pc: false, globalVoiceWay: 1, latch: false, snoozeMinutes: 30 });
+    // The open alarm keeps the level it was raised with; a new one takes the new level. The level 1
+    // alarm that cleared by itself latches: pending until handled, beside the new one.
     await press('LVL-SMK1', 'smoke', { active: false });
     await press('LVL-SMK1', 'smoke', { active: true });
     const rows = (await app.call(alarmLogUnDeal, { keyWord: 'LVL-SMK1' }, { token: w.aHome.token })).data?.rows;
-    expect(rows?.map((r) => [r.alertLevel, r.voiceWay])).toEqual([[2, 1]]);
+    expect(rows?.map((r) => [r.alertLevel, r.voiceWay, r.awaitingAck])).toEqual([
+      [2, 1, false],
+      [1, 3, true],
+    ]);
     // Another provider's settings are untouched.
     expect((await app.call(queryAlertLevel, {}, { token: w.bGroup.token })).data?.levelMap.SMOKE).toBe(1);
   });

@@ -1,5 +1,7 @@
 import {
   ALARM_TYPES,
+  DEFAULT_LATCH,
+  DEFAULT_SNOOZE_MINUTES,
   DEFAULT_VOICE_WAY,
   defaultAlarmLevels,
   type AlarmLevel,
@@ -11,6 +13,10 @@ import {
 export interface LevelPresentation {
   pc: boolean;
   globalVoiceWay: VoiceWay;
+  /** Cleared alarms stay pending until handled (always for level 1). */
+  latch: boolean;
+  /** A handled condition alarm is raised again after this long if it still holds. */
+  snoozeMinutes: number;
 }
 
 /** A provider's alarm settings (decision 0025); a type missing from `levels` takes the default. */
@@ -23,6 +29,8 @@ export interface ProviderAlarmSettings {
 export const defaultPresentation = (level: AlarmLevel): LevelPresentation => ({
   pc: true,
   globalVoiceWay: DEFAULT_VOICE_WAY[level],
+  latch: DEFAULT_LATCH[level],
+  snoozeMinutes: DEFAULT_SNOOZE_MINUTES[level],
 });
 
 export const DEFAULT_PROVIDER_SETTINGS: ProviderAlarmSettings = {

@@ -1,5 +1,5 @@
 import { RELEASE_KIND, type AlarmLevel, type AlarmType, type ReleaseKind } from '@vigil/contract';
-import { and, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { alarms, alarmTimeline } from '../../db/schema.ts';
 
@@ -117,18 +117,26 @@ export class AlarmRepository {
     return out;
   }
 
-  /** Releases the open alarms of a device among `types`; answers those it released. */
+  /**
+   * Releases the open alarms of a device among `types`; answers those it released. When the
+   * condition cleared by itself (`latch` given), an alarm of a latching level stays pending
+   * until a person handles it (decision 0035).
+   */
   async release(
     db: Executor,
     deviceId: string,
     types: readonly AlarmType[],
     kind: Exclude<ReleaseKind, 0 | 1>,
     at: Date,
+    latch?: Readonly<Record<AlarmLevel, boolean>>,
   ): Promise<AlarmRow[]> {
     if (!types.length) return [];
+    const latching = latch
+      ? sql`(${alarms.level} = 1 and ${latch[1]}) or (${alarms.level} = 2 and ${latch[2]})`
+      : sql`false`;
     return db
       .update(alarms)
-      .set({ releaseKind: kind, releasedAt: at })
+      .set({ releaseKind: kind, releasedAt: at, clearedAt: latch ? at : null, awaitingAck: latching })
       .where(and(eq(alarms.deviceId, deviceId), inArray(alarms.alertType, [...types]), eq(alarms.releaseKind, 0)))
       .returning();
   }
@@ -170,20 +178,26 @@ export class AlarmRepository {
       .where(and(eq(alarms.deviceId, target.deviceId), eq(alarms.releaseKind, RELEASE_KIND.none)));
   }
 
-  /** Handles an open alarm (release kind 1); undefined when it is no longer open: another terminal won. */
+  /**
+   * Handles a pending alarm; undefined when it is no longer pending: another terminal won. An
+   * open one is released by the handling (kind 1); one that cleared by itself and latched keeps
+   * its release (kind 2, when it cleared) and is acknowledged.
+   */
   async handle(db: Executor, id: number, handling: Handling): Promise<AlarmRow | undefined> {
     const [row] = await db
       .update(alarms)
       .set({
-        releaseKind: 1,
-        releasedAt: handling.at,
+        releaseKind: sql`case when ${alarms.releaseKind} = 0 then 1 else ${alarms.releaseKind} end`,
+        releasedAt: sql`coalesce(${alarms.releasedAt}, ${handling.at.toISOString()}::timestamptz)`,
+        awaitingAck: false,
+        handledAt: handling.at,
         relieveReason: handling.reason,
         dealResult: handling.result,
         remark: handling.remark,
         handledBy: handling.accountId,
         handlerName: handling.handlerName,
       })
-      .where(and(eq(alarms.id, id), eq(alarms.releaseKind, 0)))
+      .where(and(eq(alarms.id, id), or(eq(alarms.releaseKind, 0), eq(alarms.awaitingAck, true))))
       .returning();
     return row;
   }

@@ -131,7 +131,9 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
       relieveReason: 'CHECKED',
       remark: 'Pressed by mistake',
     });
-    expect(res.data?.text).toBe('Device HDL-SOS1: the emergency call is disarmed');
+    // Its text is what happened, not rewritten by the handling (issue 29).
+    expect(res.data?.text).toBe('Device HDL-SOS1: pressed the emergency button');
+    expect(res.data?.releaseText).toBeNull();
     expect(await pendingOf(carerA, 'HDL-SOS1')).toEqual([]);
     const processed = await app.call(alarmLog, { keyWord: 'HDL-SOS1' }, { token: carerB });
     expect(processed.data?.rows[0]).toMatchObject({

@@ -1,4 +1,4 @@
-import type { AlarmType } from '@vigil/contract';
+import { RELEASE_KIND, type AlarmType } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { EventStream } from '../../core/events.ts';
@@ -98,11 +98,14 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   deps.events.subscribe(() => {
     watch.load().catch((error: unknown) => deps.log.warn({ err: String(error) }, 'alarm settings not reloaded'));
   }, [ALARM_SETTINGS_CHANGED]);
-  // A handled alarm is closed in the engine too: not raised again while its condition holds.
+  // A handled alarm is closed in the engine too: not raised again while its condition holds,
+  // until the level's snooze is over. One that had cleared by itself (latched) was closed then;
+  // a new spell of its type may be open meanwhile and must not be taken for it.
   deps.events.subscribe(
     (event) => {
-      const alarm = event.payload.alarm as { deviceId: string; alertType: AlarmType };
-      engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType }, 'handled');
+      const alarm = event.payload.alarm as Pick<AlarmPayload, 'deviceId' | 'alertType' | 'releaseKind'>;
+      if (alarm.releaseKind !== RELEASE_KIND.software) return;
+      engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType as AlarmType }, 'handled', deps.clock.now());
     },
     [ALARM_EVENT.handled],
   );

@@ -19,7 +19,7 @@ import { ALARM_SETTINGS_CHANGED } from './alarm-settings.service.ts';
 
 /** The rules a bed has without any of its own (the engine's defaults, levels aside). */
 export const defaultBedRules = (): BedAlarmRules => {
-  const { levels: _levels, ...rules } = defaultAlarmRules();
+  const { levels: _levels, latch: _latch, snoozeMinutes: _snooze, ...rules } = defaultAlarmRules();
   return { ...rules, off: [...rules.off] } as BedAlarmRules;
 };
 

@@ -149,7 +149,17 @@ export class WatchDirectory {
     if (!rules) {
       const provider = providerId === null ? undefined : this.providerSettings.get(providerId);
       const levels = resolveLevels(provider, community === undefined ? undefined : this.communityLevels.get(community));
-      rules = withLeaveBedWatch({ ...defaultAlarmRules(), ...own, levels }, watch);
+      const settings = provider ?? DEFAULT_PROVIDER_SETTINGS;
+      rules = withLeaveBedWatch(
+        {
+          ...defaultAlarmRules(),
+          ...own,
+          levels,
+          latch: { 1: settings.level1.latch, 2: settings.level2.latch },
+          snoozeMinutes: { 1: settings.level1.snoozeMinutes, 2: settings.level2.snoozeMinutes },
+        },
+        watch,
+      );
       this.rules.set(key, rules);
     }
     return rules;

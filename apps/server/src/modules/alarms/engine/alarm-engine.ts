@@ -57,6 +57,8 @@ interface DeviceState {
   resumed?: boolean;
   /** Infrared sensors: the last motion (or when the sensor was first watched). */
   lastMotionAt?: Date;
+  /** Condition alarms handled while their condition held: not raised again before these times. */
+  snoozed?: Map<AlarmType, Date>;
 }
 
 /**
@@ -108,10 +110,16 @@ export class AlarmEngine {
    * raised again while its condition holds here: that spell is done. One never stored is
    * decided afresh.
    */
-  closed(key: AlarmKey, how: 'handled' | 'released elsewhere' | 'not stored'): void {
+  closed(key: AlarmKey, how: 'handled' | 'released elsewhere' | 'not stored', at?: Date): void {
     const state = this.devices.get(key.deviceId);
     if (!state) return;
     state.open.delete(key.type);
+    // Handled while its condition may still hold: muted for the level's snooze, then raised again if it holds.
+    if (how === 'handled' && at && CONDITIONS.has(key.type)) {
+      const { rules } = state.subject;
+      const minutes = rules.snoozeMinutes[rules.levels[key.type]];
+      (state.snoozed ??= new Map()).set(key.type, new Date(at.getTime() + minutes * 60_000));
+    }
     const tracker = this.sleepTracker(state, key.type);
     if (!tracker) return;
     if (how === 'not stored') tracker.raised = false;
@@ -196,7 +204,8 @@ export class AlarmEngine {
     }
     switch (name) {
       case 'fall_cancelled':
-        for (const type of FALL_TYPES) this.release(state, type, now, RELEASE_KIND.device, out, true);
+        // The radar decided the fall was not one (the resident got up): cleared by itself, not by a person.
+        for (const type of FALL_TYPES) this.release(state, type, now, RELEASE_KIND.device, out, true, true);
         break;
       case 'device_release':
       case 'watch_release': {
@@ -255,6 +264,7 @@ export class AlarmEngine {
         continue;
       }
       if (!tracker.since || (gap && !tracker.raised)) tracker.since = at;
+      this.afterSnooze(state, type, at);
       this.due(state, type, at, out);
     }
     return out;
@@ -287,6 +297,7 @@ export class AlarmEngine {
         let minute: number | undefined;
         for (const type of SLEEP_ALARM_TYPES) {
           const tracker = sleep[type];
+          this.afterSnooze(state, type, now);
           if (!tracker.since || tracker.raised) continue;
           minute ??= this.minuteOfDay(now);
           if (watched(type, subject.rules, minute)) this.due(state, type, now, out);
@@ -328,6 +339,7 @@ export class AlarmEngine {
   ): void {
     const { subject } = state;
     if (subject.rules.off.includes(type)) return;
+    if (CONDITIONS.has(type) && !this.snoozeOver(state, type, now)) return;
     state.open.add(type);
     out.push({
       op: 'raise',
@@ -338,6 +350,22 @@ export class AlarmEngine {
       detail,
       counts: !CONDITIONS.has(type),
     });
+  }
+
+  /** A spell handled while it held: once the level's snooze is over, its alarm is due again. */
+  private afterSnooze(state: DeviceState, type: (typeof SLEEP_ALARM_TYPES)[number], now: Date): void {
+    const tracker = state.sleep?.[type];
+    if (!tracker?.since || !tracker.raised || state.open.has(type) || !state.snoozed?.has(type)) return;
+    if (this.snoozeOver(state, type, now)) tracker.raised = false;
+  }
+
+  /** Whether a handled condition's snooze is over (or it was never snoozed); forgets it once over. */
+  private snoozeOver(state: DeviceState, type: AlarmType, now: Date): boolean {
+    const until = state.snoozed?.get(type);
+    if (!until) return true;
+    if (now < until) return false;
+    state.snoozed?.delete(type);
+    return true;
   }
 
   private release(
@@ -351,9 +379,18 @@ export class AlarmEngine {
      * truth (an alarm raised before a restart, or by another instance, is released too).
      */
     always = false,
+    /** The condition cleared by itself; by default every automatic release, and no other. */
+    cleared = kind === RELEASE_KIND.automatic,
   ): void {
     if (!state.open.delete(type) && !always) return;
-    out.push({ op: 'release', key: { deviceId: state.subject.deviceId, type }, subject: state.subject, at: now, kind });
+    out.push({
+      op: 'release',
+      key: { deviceId: state.subject.deviceId, type },
+      subject: state.subject,
+      at: now,
+      kind,
+      cleared,
+    });
   }
 
   private sleepTracker(state: DeviceState, type: AlarmType) {

@@ -41,7 +41,15 @@ export type Decision =
        */
       counts: boolean;
     }
-  | { op: 'release'; key: AlarmKey; subject: Subject; at: Date; kind: Exclude<ReleaseKind, 0 | 1> };
+  | {
+      op: 'release';
+      key: AlarmKey;
+      subject: Subject;
+      at: Date;
+      kind: Exclude<ReleaseKind, 0 | 1>;
+      /** The condition cleared by itself (no person released it): a latching alarm stays pending until handled. */
+      cleared: boolean;
+    };
 
 /** What a caregiver's release at her nurse watch names: the alarm she was shown, the device whose alarm it is, or both. */
 export interface WatchTarget {
