@@ -166,4 +166,39 @@ describe.skipIf(!hasChromium)('alarms live on the console', () => {
     expect(first.problems).toEqual([]);
     expect(second.problems).toEqual([]);
   });
+
+  it('a fall the radar cancels stays, marked resolved, with its popup, until a person handles it (issue 29)', async () => {
+    const session = await openConsole();
+    const { page } = session;
+    fleet.trigger(radarId, 'fall');
+    const card = page.locator('[data-testid^="alarm-card-"]').first();
+    await card.waitFor({ timeout: 10_000 });
+    const popup = page.locator('.ant-notification-notice').filter({ hasText: radarId });
+    await popup.waitFor();
+    // The radar decides it was no fall: the condition cleared by itself. A level 1 alarm latches.
+    fleet.trigger(radarId, 'fall_cancelled');
+    await card.getByTestId('alarm-awaiting-ack').waitFor({ timeout: 10_000 });
+    expect(await card.textContent()).toContain(`Device ${radarId}: has fallen`);
+    expect(await card.textContent()).toMatch(/Resolved by itself at \d\d:\d\d:\d\d, lasted/);
+    await expect.poll(() => popup.textContent(), { timeout: 10_000 }).toContain('still to be handled');
+    // Still there well after a level 2 popup would have gone (10 s).
+    await page.waitForTimeout(11_000);
+    expect(await popup.count()).toBe(1);
+    await stillScreenshot(page, 'alarms-06-latched-fall');
+
+    await popup.getByTestId('popup-handle').click();
+    const form = page.getByTestId('alarm-handle-form');
+    await form.getByLabel('Checked on site').check();
+    await page.locator('.ant-modal-footer .ant-btn-primary').click();
+    await expect.poll(() => page.locator('[data-testid^="alarm-card-"]').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => popup.count(), { timeout: 10_000 }).toBe(0);
+    // Handled, and still recorded as cleared by the radar (kind 3).
+    await page.goto('/alarm-log/alarmIndex');
+    await settled(page);
+    await page.getByRole('tab', { name: /Resolved/ }).click();
+    const row = page.locator('tr.ant-table-row').first();
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Checked on site');
+    expect(await row.textContent()).toContain('Released at the device');
+    expect(session.problems).toEqual([]);
+  });
 });

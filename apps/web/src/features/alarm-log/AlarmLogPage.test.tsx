@@ -61,6 +61,9 @@ const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord =>
   speechCount: 0,
   speechStartTime: null,
   providerId: 7,
+  awaitingAck: false,
+  clearedTime: null,
+  releaseText: null,
   ...overrides,
 });
 

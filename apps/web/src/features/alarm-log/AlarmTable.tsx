@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { PagedTable, type ListPage } from '../../shared/ui/PagedTable.tsx';
+import { ClearedNote } from './ClearedNote.tsx';
 import {
   DEFAULT_SORT,
   formatSeconds,
@@ -60,7 +61,21 @@ const columnsOf = (
     },
   },
   { title: t('field.type'), dataIndex: 'alertType', width: 150, render: (type: string) => t(`alarmType.${type}`) },
-  { title: t('field.text'), dataIndex: 'text', width: 280 },
+  {
+    title: t('field.text'),
+    dataIndex: 'text',
+    width: 280,
+    render: (text: string, row) => (
+      <>
+        {text}
+        {row.clearedTime !== null && (
+          <div>
+            <ClearedNote alarm={row} />
+          </div>
+        )}
+      </>
+    ),
+  },
   { title: t('field.place'), key: 'place', width: 180, render: (_, row) => placeOf(row) ?? dash },
   { title: t('field.resident'), dataIndex: 'userName', width: 110, render: (name: string | null) => name ?? dash },
   { title: t('field.count'), dataIndex: 'count', width: 90, align: 'right' },

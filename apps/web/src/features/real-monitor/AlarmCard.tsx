@@ -2,8 +2,12 @@ import type { AlarmRecord } from '@vigil/contract/browser';
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatSeconds, levelTag, placeOf } from '../alarm-log/alarm-model.ts';
+import { ClearedNote } from '../alarm-log/ClearedNote.tsx';
 
-/** One pending alarm: red for level 1 (danger), orange otherwise (warning), with what and where. */
+/**
+ * One pending alarm: red for level 1 (danger), orange otherwise (warning), with what and where;
+ * one that cleared by itself but latches says so, and stays until handled (decision 0035).
+ */
 export const AlarmCard = ({ alarm, onHandle }: { alarm: AlarmRecord; onHandle: () => void }) => {
   const { t } = useTranslation(['real-monitor', 'alarm-log']);
   const level = levelTag(alarm.alertLevel);
@@ -11,7 +15,7 @@ export const AlarmCard = ({ alarm, onHandle }: { alarm: AlarmRecord; onHandle: (
   return (
     <Card
       size="small"
-      className={`alarm-card alarm-card-level${alarm.alertLevel}`}
+      className={`alarm-card alarm-card-level${alarm.alertLevel}${alarm.awaitingAck ? ' alarm-card-cleared' : ''}`}
       data-testid={`alarm-card-${alarm.id}`}
       styles={{
         header: { background: alarm.alertLevel === 1 ? '#fff1f0' : '#fff7e6' },
@@ -32,6 +36,11 @@ export const AlarmCard = ({ alarm, onHandle }: { alarm: AlarmRecord; onHandle: (
       <Typography.Paragraph strong style={{ marginBottom: 8 }}>
         {alarm.text}
       </Typography.Paragraph>
+      {alarm.awaitingAck && (
+        <Typography.Paragraph style={{ marginBottom: 8 }}>
+          <ClearedNote alarm={alarm} />
+        </Typography.Paragraph>
+      )}
       <Space orientation="vertical" size={2}>
         {place && <Typography.Text type="secondary">{place}</Typography.Text>}
         {alarm.userName && <Typography.Text>{alarm.userName}</Typography.Text>}

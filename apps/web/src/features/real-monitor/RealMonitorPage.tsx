@@ -1,8 +1,10 @@
 import type { AlarmRecord } from '@vigil/contract/browser';
 import { Badge, Col, Divider, Empty, Row, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { HandleAlarmDialog } from '../alarm-log/HandleAlarmDialog.tsx';
+import { HANDLE_PARAM } from '../../shared/live/alarm-links.ts';
 import { useLiveAlarms } from '../../shared/live/LiveAlarms.tsx';
 import { AlarmCard } from './AlarmCard.tsx';
 import { FocusResidents } from './FocusResidents.tsx';
@@ -18,6 +20,22 @@ const RealMonitorPage = () => {
   const { t } = useTranslation('real-monitor');
   const { pending, state, handled } = useLiveAlarms();
   const [handling, setHandling] = useState<AlarmRecord | null>(null);
+  // A popup's Handle (`?handle=<id>`): that pending alarm's dialog, once it is in the list.
+  const [params, setParams] = useSearchParams();
+  const asked = Number(params.get(HANDLE_PARAM));
+  useEffect(() => {
+    if (!asked) return;
+    const alarm = pending.find((a) => a.id === asked);
+    if (!alarm) return;
+    setHandling(alarm);
+    setParams(
+      (current) => {
+        current.delete(HANDLE_PARAM);
+        return current;
+      },
+      { replace: true },
+    );
+  }, [asked, pending, setParams]);
   const sections = [1, 2].map((level) => ({ level, alarms: pending.filter((a) => a.alertLevel === level) }));
   return (
     <div data-testid="real-monitor">

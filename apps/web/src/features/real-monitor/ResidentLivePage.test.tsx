@@ -51,6 +51,9 @@ const ALARM: AlarmRecord = {
   speechCount: 0,
   speechStartTime: null,
   providerId: 7,
+  awaitingAck: false,
+  clearedTime: null,
+  releaseText: null,
 };
 
 let fake: FakeApi;

@@ -1,5 +1,6 @@
 import type { CallName, LiveResident } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
+import { residentLivePath } from '../../shared/live/alarm-links.ts';
 
 /** What a resident is doing now, as the monitoring screens show it. */
 export type LiveStatus = 'inBed' | 'outOfBed' | 'offline' | 'away' | 'noDevice' | 'unknown' | 'upgrading';
@@ -48,7 +49,7 @@ export const sampleTime = (seconds: number | null | undefined): string =>
   seconds ? dayjs.unix(seconds).format('HH:mm:ss') : '—';
 
 export const RESIDENT_LIST_PATH = '/realMonitor/residentList';
-export const residentPath = (userId: number): string => `/realMonitor/resident?userId=${userId}`;
+export const residentPath = residentLivePath;
 
 /** What a change of the focus residents makes stale. */
 export const FOCUS_TOUCHES = ['focusUsers', 'monitorUserList', 'residentLive'] as const satisfies readonly CallName[];

@@ -21,8 +21,8 @@ type SaveBody = EndpointRequest<typeof saveAlertLevel>;
 /** A provider that moved SOS to level 2 and CONNECTION to level 1, turned level 1 popups off and gave level 2 the tick. */
 const stored = (): AlertLevelSettings => ({
   providerId: 7,
-  alertTypeL1: { pc: false, globalVoiceWay: 3 },
-  alertTypeL2: { pc: true, globalVoiceWay: 1 },
+  alertTypeL1: { pc: false, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 },
+  alertTypeL2: { pc: true, globalVoiceWay: 1, latch: false, snoozeMinutes: 30 },
   levelMap: { ...defaultAlarmLevels(), SOS: 2, CONNECTION: 1 },
   voiceFlag: true,
 });
@@ -161,7 +161,9 @@ describe('RemindSettingPage', () => {
     fireEvent.click(saveButton());
 
     expect(await screen.findByText('Saved')).toBeInTheDocument();
-    expect(saveBodies()).toEqual([{ levelMap: { LEAVE_BED: 1 }, alertTypeL2: { pc: true, globalVoiceWay: 0 } }]);
+    expect(saveBodies()).toEqual([
+      { levelMap: { LEAVE_BED: 1 }, alertTypeL2: { pc: true, globalVoiceWay: 0, latch: false, snoozeMinutes: 30 } },
+    ]);
     // The levels are read again, so the live alarms and every screen use the saved settings.
     await waitFor(() => expect(requestsTo(queryAlertLevel.path)).toHaveLength(2));
     expect(levelRadio('LEAVE_BED', 1)).toBeChecked();
@@ -186,8 +188,8 @@ describe('RemindSettingPage', () => {
     expect(saveBodies()).toEqual([
       {
         levelMap: { SOS: 1, CONNECTION: 2 },
-        alertTypeL1: { pc: true, globalVoiceWay: 3 },
-        alertTypeL2: { pc: true, globalVoiceWay: 2 },
+        alertTypeL1: { pc: true, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 },
+        alertTypeL2: { pc: true, globalVoiceWay: 2, latch: false, snoozeMinutes: 30 },
       },
     ]);
   });
@@ -195,8 +197,8 @@ describe('RemindSettingPage', () => {
   it('restoring defaults that are already stored leaves nothing to save', async () => {
     state.settings = {
       ...stored(),
-      alertTypeL1: { pc: true, globalVoiceWay: 3 },
-      alertTypeL2: { pc: true, globalVoiceWay: 2 },
+      alertTypeL1: { pc: true, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 },
+      alertTypeL2: { pc: true, globalVoiceWay: 2, latch: false, snoozeMinutes: 30 },
       levelMap: defaultAlarmLevels(),
     };
     await show();

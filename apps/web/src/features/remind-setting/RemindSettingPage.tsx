@@ -1,6 +1,7 @@
 import {
   queryAlertLevel,
   saveAlertLevel,
+  SNOOZE_MINUTES_RANGE,
   VOICE_WAYS,
   type AlarmLevel,
   type AlarmSource,
@@ -16,6 +17,7 @@ import {
   Card,
   Col,
   Form,
+  InputNumber,
   Radio,
   Row,
   Space,
@@ -103,11 +105,35 @@ const LevelCard = ({ level, typeCount }: { level: AlarmLevel; typeCount: number 
       <Form.Item name={[field, 'pc']} label={t('pc')} valuePropName="checked" extra={t('pc.help')}>
         <Switch data-testid={`remind-pc-${level}`} />
       </Form.Item>
-      <Form.Item name={[field, 'globalVoiceWay']} label={t('voice')} style={{ marginBottom: 0 }}>
+      <Form.Item name={[field, 'globalVoiceWay']} label={t('voice')}>
         <Radio.Group
           data-testid={`remind-voice-${level}`}
           orientation="vertical"
           options={VOICE_WAYS.map((way) => ({ value: way, label: <VoiceLabel way={way} /> }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name={[field, 'latch']}
+        label={t('latch')}
+        valuePropName="checked"
+        extra={level === 1 ? t('latch.always') : t('latch.help')}
+      >
+        {/* Level 1 always latches (IEC 60601-1-8): shown, not changeable. */}
+        <Switch data-testid={`remind-latch-${level}`} disabled={level === 1} />
+      </Form.Item>
+      <Form.Item
+        name={[field, 'snoozeMinutes']}
+        label={t('snooze')}
+        extra={t('snooze.help')}
+        rules={[{ required: true, type: 'integer', min: SNOOZE_MINUTES_RANGE.min, max: SNOOZE_MINUTES_RANGE.max }]}
+        style={{ marginBottom: 0 }}
+      >
+        <InputNumber
+          data-testid={`remind-snooze-${level}`}
+          min={SNOOZE_MINUTES_RANGE.min}
+          max={SNOOZE_MINUTES_RANGE.max}
+          precision={0}
+          suffix={t('snooze.unit')}
         />
       </Form.Item>
     </Card>

@@ -15,8 +15,8 @@ describe('remind-setting model', () => {
     for (const type of ALARM_TYPES) {
       expect(defaults.levelMap[type], type).toBe(DEFAULT_LEVEL1_TYPES.includes(type) ? 1 : 2);
     }
-    expect(defaults.alertTypeL1).toEqual({ pc: true, globalVoiceWay: 3 });
-    expect(defaults.alertTypeL2).toEqual({ pc: true, globalVoiceWay: 2 });
+    expect(defaults.alertTypeL1).toEqual({ pc: true, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 });
+    expect(defaults.alertTypeL2).toEqual({ pc: true, globalVoiceWay: 2, latch: false, snoozeMinutes: 30 });
   });
 
   it('sends only the changed types and the changed levels', () => {
@@ -25,10 +25,10 @@ describe('remind-setting model', () => {
     const values = defaultValues();
     values.levelMap.LEAVE_BED = 1;
     values.levelMap.FALL = 2;
-    values.alertTypeL1 = { pc: false, globalVoiceWay: 3 };
+    values.alertTypeL1 = { pc: false, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 };
     expect(changesOf(values, base)).toEqual({
       levelMap: { LEAVE_BED: 1, FALL: 2 },
-      alertTypeL1: { pc: false, globalVoiceWay: 3 },
+      alertTypeL1: { pc: false, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 },
     });
     expect(sameValues(values, base)).toBe(false);
   });
@@ -36,8 +36,8 @@ describe('remind-setting model', () => {
   it("reads the server's answer, keeping no extra keys", () => {
     const answer: AlertLevelSettings = {
       providerId: 3,
-      alertTypeL1: { pc: false, globalVoiceWay: 1 },
-      alertTypeL2: { pc: true, globalVoiceWay: 0 },
+      alertTypeL1: { pc: false, globalVoiceWay: 1, latch: true, snoozeMinutes: 10 },
+      alertTypeL2: { pc: true, globalVoiceWay: 0, latch: false, snoozeMinutes: 30 },
       levelMap: { ...defaultValues().levelMap, DOOR: 1 },
       voiceFlag: true,
     };
@@ -46,8 +46,8 @@ describe('remind-setting model', () => {
     expect(values.levelMap.DOOR).toBe(1);
     expect(changesOf(values, defaultValues())).toEqual({
       levelMap: { DOOR: 1 },
-      alertTypeL1: { pc: false, globalVoiceWay: 1 },
-      alertTypeL2: { pc: true, globalVoiceWay: 0 },
+      alertTypeL1: { pc: false, globalVoiceWay: 1, latch: true, snoozeMinutes: 10 },
+      alertTypeL2: { pc: true, globalVoiceWay: 0, latch: false, snoozeMinutes: 30 },
     });
   });
 });

@@ -1,6 +1,8 @@
 import {
   ALARM_SOURCE,
   ALARM_TYPES,
+  DEFAULT_LATCH,
+  DEFAULT_SNOOZE_MINUTES,
   DEFAULT_VOICE_WAY,
   defaultAlarmLevels,
   type AlarmLevel,
@@ -12,10 +14,13 @@ import {
   type VoiceWay,
 } from '@vigil/contract/browser';
 
-/** How the console presents one level's alarms: popup or not, and the voice way. */
+/** How the console presents one level's alarms: popup or not, the voice way, latching and snooze. */
 export interface LevelPresentation {
   pc: boolean;
   globalVoiceWay: VoiceWay;
+  /** Stays on the consoles after clearing by itself until handled (always for level 1). */
+  latch: boolean;
+  snoozeMinutes: number;
 }
 
 /** What the form edits: both levels' presentation and every type's level. */
@@ -42,7 +47,12 @@ export const TYPES_BY_SOURCE: readonly { source: AlarmSource; types: AlarmType[]
   types: ALARM_TYPES.filter((type) => ALARM_SOURCE[type] === source),
 }));
 
-const presentation = (p: LevelPresentation): LevelPresentation => ({ pc: p.pc, globalVoiceWay: p.globalVoiceWay });
+const presentation = (p: LevelPresentation): LevelPresentation => ({
+  pc: p.pc,
+  globalVoiceWay: p.globalVoiceWay,
+  latch: p.latch,
+  snoozeMinutes: p.snoozeMinutes,
+});
 
 /** The form's values from the server's answer (a type the answer leaves out keeps its default level). */
 export const valuesOf = (settings: AlertLevelSettings): SettingsValues => ({
@@ -53,13 +63,23 @@ export const valuesOf = (settings: AlertLevelSettings): SettingsValues => ({
 
 /** Out of the box: DEFAULT_LEVEL1_TYPES at level 1, the rest at 2; red spoken repeatedly, orange once; both pop up. */
 export const defaultValues = (): SettingsValues => ({
-  alertTypeL1: { pc: true, globalVoiceWay: DEFAULT_VOICE_WAY[1] },
-  alertTypeL2: { pc: true, globalVoiceWay: DEFAULT_VOICE_WAY[2] },
+  alertTypeL1: {
+    pc: true,
+    globalVoiceWay: DEFAULT_VOICE_WAY[1],
+    latch: true,
+    snoozeMinutes: DEFAULT_SNOOZE_MINUTES[1],
+  },
+  alertTypeL2: {
+    pc: true,
+    globalVoiceWay: DEFAULT_VOICE_WAY[2],
+    latch: DEFAULT_LATCH[2],
+    snoozeMinutes: DEFAULT_SNOOZE_MINUTES[2],
+  },
   levelMap: defaultAlarmLevels(),
 });
 
 const samePresentation = (a: LevelPresentation, b: LevelPresentation) =>
-  a.pc === b.pc && a.globalVoiceWay === b.globalVoiceWay;
+  a.pc === b.pc && a.globalVoiceWay === b.globalVoiceWay && a.latch === b.latch && a.snoozeMinutes === b.snoozeMinutes;
 
 /**
  * What a save sends: the types whose level differs from `base`, and a level's presentation only

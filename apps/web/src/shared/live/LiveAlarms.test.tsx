@@ -73,6 +73,9 @@ const alarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
   speechCount: 0,
   speechStartTime: null,
   providerId: 7,
+  awaitingAck: false,
+  clearedTime: null,
+  releaseText: null,
   ...over,
 });
 
@@ -201,14 +204,57 @@ describe('LiveAlarms', () => {
     await act(async () => {
       settingsAnswer({
         providerId: 7,
-        alertTypeL1: { pc: true, globalVoiceWay: 3 },
-        alertTypeL2: { pc: true, globalVoiceWay: 2 },
+        alertTypeL1: { pc: true, globalVoiceWay: 3, latch: true, snoozeMinutes: 10 },
+        alertTypeL2: { pc: true, globalVoiceWay: 2, latch: false, snoozeMinutes: 30 },
         levelMap: defaultAlarmLevels(),
         voiceFlag: true,
       });
       await new Promise((resolve) => setTimeout(resolve, 10));
     });
     expect(FakeWebSocket.opened).toHaveLength(1);
+    view.unmount();
+  });
+
+  it('keeps a level 1 alarm that cleared by itself, and its popup with Handle and View, until it is handled', async () => {
+    const view = render(inTestShell(i18n, <LiveAlarms children={<Pending />} />));
+    await waitFor(() => expect(FakeWebSocket.opened).toHaveLength(1));
+    const [ws] = FakeWebSocket.opened;
+    act(() => ws?.say({ path: '/login', code: 200 }));
+    await waitFor(() => expect(screen.getByTestId('pending')).toHaveTextContent('1'));
+    const breathing = alarm(4, { alertType: 'BREATH_STOP', type: 'sleep', text: 'Ada has stopped breathing' });
+    act(() => ws?.say({ path: '/alertNotify', data: breathing }));
+    expect(await screen.findByText('Ada has stopped breathing')).toBeInTheDocument();
+    expect(screen.getByTestId('popup-handle')).toHaveTextContent('Handle');
+    expect(screen.getByTestId('popup-view')).toHaveTextContent('View');
+
+    // Breathing resumed: released (kind 2) but latched. The card and the popup stay, the popup says so.
+    const cleared = {
+      ...breathing,
+      isRelieve: true,
+      releaseKind: 2 as const,
+      awaitingAck: true,
+      clearedTime: 1_790_000_100,
+    };
+    act(() =>
+      ws?.say({
+        path: '/userStatusNotify',
+        data: { ...cleared, alertType: 'RELIVE_ALERT', relievedType: 'BREATH_STOP' },
+      }),
+    );
+    expect(screen.getByTestId('pending')).toHaveTextContent('4,1');
+    expect(await screen.findByText(/Resolved by itself at .*still to be handled/)).toBeInTheDocument();
+    expect(screen.getByText('Ada has stopped breathing')).toBeInTheDocument();
+    expect(ws?.sent.some((f) => JSON.stringify(f).includes('relieveAlarm'))).toBe(false);
+
+    // A person handled it: now it goes.
+    act(() =>
+      ws?.say({
+        path: '/userStatusNotify',
+        data: { ...cleared, awaitingAck: false, alertType: 'RELIVE_ALERT', relievedType: 'BREATH_STOP' },
+      }),
+    );
+    expect(screen.getByTestId('pending')).toHaveTextContent(/^1$/);
+    await waitFor(() => expect(screen.queryByText('Ada has stopped breathing')).not.toBeInTheDocument());
     view.unmount();
   });
 

@@ -7,7 +7,8 @@ import {
 } from '@vigil/contract/browser';
 import { useQueryClient } from '@tanstack/react-query';
 import { reloadForFrame, useCall } from '../api/use-call.ts';
-import { Alert, App, Button } from 'antd';
+import { Alert, App, Button, Space } from 'antd';
+import dayjs from 'dayjs';
 import {
   createContext,
   useContext,
@@ -19,7 +20,9 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
+import { handleAlarmPath, residentLivePath } from './alarm-links.ts';
 import { useSession } from '../session/session-store.ts';
 import { AlarmSocket, socketUrl, type SocketState } from './alarm-socket.ts';
 import { AlarmVoice, browserClock, browserSpeaker } from './alarm-voice.ts';
@@ -79,9 +82,46 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
   const [soundBlocked, setSoundBlocked] = useState(() => live && !hasBeenActive());
 
   const settings = useCall(queryAlertLevel, {}, { enabled: live, staleTime: 5 * 60_000 });
+  const navigate = useNavigate();
+  /** The alarms whose popup is open now. */
+  const popups = useRef(new Set<number>());
+  /**
+   * A new alarm's popup. Level 1 stays until a person handles the alarm (it latches: decision
+   * 0035) and carries Handle and View; level 2 goes after 10 s, as the spec has it.
+   */
+  const popUp = (alarm: AlarmRecord, title: string, text: string) => {
+    const latching = alarm.alertLevel === 1;
+    popups.current.add(alarm.id);
+    notification.open({
+      key: `alarm-${alarm.id}`,
+      type: latching ? 'error' : 'warning',
+      message: title,
+      description: text,
+      duration: latching ? 0 : CONSTANTS.notificationDisplayMs / 1000,
+      onClose: () => popups.current.delete(alarm.id),
+      actions: (
+        <Space>
+          {alarm.userId !== null && (
+            <Button size="small" onClick={() => navigate(residentLivePath(alarm.userId ?? 0))} data-testid="popup-view">
+              {t('live.view')}
+            </Button>
+          )}
+          <Button
+            size="small"
+            type="primary"
+            danger={latching}
+            data-testid="popup-handle"
+            onClick={() => navigate(handleAlarmPath(alarm.id))}
+          >
+            {t('live.handle')}
+          </Button>
+        </Space>
+      ),
+    });
+  };
   // Read by the socket's handlers through a ref: a settings reload must not reconnect the socket.
-  const latest = useRef({ settings: settings.data, notification, t });
-  latest.current = { settings: settings.data, notification, t };
+  const latest = useRef({ settings: settings.data, notification, t, popUp, popups: popups.current });
+  latest.current = { settings: settings.data, notification, t, popUp, popups: popups.current };
 
   useEffect(() => {
     if (!soundBlocked) return;
@@ -128,21 +168,27 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
           socket?.log('newAlarm', alarm.id);
           voice.add(alarm);
           // Under 768 px the alarm is only heard: no popup (spec document 2 section 4).
-          const { settings: levels, notification, t } = latest.current;
+          const { settings: levels, t } = latest.current;
           const popup = (alarm.alertLevel === 1 ? levels?.alertTypeL1.pc : levels?.alertTypeL2.pc) ?? true;
           if (window.innerWidth >= CONSTANTS.popupSuppressBelowPx && popup) {
-            notification.open({
-              key: `alarm-${alarm.id}`,
-              type: alarm.alertLevel === 1 ? 'error' : 'warning',
-              message: t('live.newAlarm', { level: alarm.alertLevel }),
-              description: alarm.text,
-              duration: CONSTANTS.notificationDisplayMs / 1000,
-            });
+            latest.current.popUp(alarm, t('live.newAlarm', { level: alarm.alertLevel }), alarm.text);
           }
           refresh(frame);
           return;
         }
         case '/userStatusNotify': {
+          const { relievedType, ...rest } = frame.data;
+          const alarm: AlarmRecord = { ...rest, alertType: relievedType };
+          if (alarm.awaitingAck) {
+            // Cleared by itself but latching: the card, the popup and the voice stay until a person handles it.
+            store.settle(alarm);
+            if (alarm.clearedTime !== null && latest.current.popups.has(alarm.id)) {
+              const time = dayjs.unix(alarm.clearedTime).format('HH:mm:ss');
+              latest.current.popUp(alarm, latest.current.t('live.resolved', { time }), alarm.text);
+            }
+            refresh(frame);
+            return;
+          }
           if (store.release(frame.data.id)) socket?.log('relieveAlarm', frame.data.id);
           voice.release(frame.data.id);
           latest.current.notification.destroy(`alarm-${frame.data.id}`);

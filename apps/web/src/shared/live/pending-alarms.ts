@@ -36,6 +36,14 @@ export class PendingAlarms {
     return !known;
   }
 
+  /**
+   * A pending alarm changed without leaving the list: its condition cleared by itself but it
+   * latches until handled (decision 0035). Kept (or added, if this console missed it), updated.
+   */
+  settle(record: AlarmRecord): void {
+    this.set([record, ...this.alarms.filter((a) => a.id !== record.id)]);
+  }
+
   release(id: number): boolean {
     if (!this.alarms.some((a) => a.id === id)) return false;
     this.set(this.alarms.filter((a) => a.id !== id));
