@@ -5,7 +5,7 @@ import WebSocket from 'ws';
  * A caregiver's console as the web console behaves (apps/web/src/shared/live): logged in on one
  * instance's /websocket with the home's key, a heartbeat every 10 s, reconnecting 4 s after any
  * close; it keeps the pending alarms it was told of — added by a raise frame, removed by a
- * release — and reloads them from /alarmLog/unDeal after every reconnect and on /checkAlarm.
+ * release (kept, when the alarm latches until handled) — and reloads them from /alarmLog/unDeal after every reconnect and on /checkAlarm.
  * What it shows at the end is what a caregiver would see.
  */
 export class DrillConsole {
@@ -57,7 +57,7 @@ export class DrillConsole {
   }
 
   private receive(text: string, onOpen?: () => void): void {
-    const frame = JSON.parse(text) as { path: string; code?: number; data?: { id?: number } };
+    const frame = JSON.parse(text) as { path: string; code?: number; data?: { id?: number; awaitingAck?: boolean } };
     switch (frame.path) {
       case '/login':
         if (frame.code !== 200) return;
@@ -77,7 +77,8 @@ export class DrillConsole {
         this.duringReload?.push([frame.data.id, true]);
         return;
       case '/userStatusNotify':
-        if (frame.data?.id === undefined) return;
+        // Cleared by itself but latching (decision 0035): the card stays until a person handles it.
+        if (frame.data?.id === undefined || frame.data.awaitingAck) return;
         this.pending.delete(frame.data.id);
         this.duringReload?.push([frame.data.id, false]);
         return;

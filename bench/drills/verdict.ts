@@ -72,7 +72,7 @@ export const judge = async (
     // What a caregiver should see when the devices stopped: the alarms then open (not the goodbyes' alarms).
     const { rows: open } = await db.query<{ id: string }>(
       `select id::text from alarm where provider_id = $1 and raised_at >= now() - interval '1 hour'
-          and raised_at < $2 and (release_kind = 0 or released_at >= $2)`,
+          and raised_at < $2 and (release_kind = 0 or awaiting_ack or released_at >= $2)`,
       [stage.home.providerId, windowEnd.toISOString()],
     );
     const latencies: number[] = [];
