@@ -66,7 +66,8 @@ const copyRange = (range: TimeRange): TimeRange => ({ start: range.start, end: r
 
 /** The rules a bed has with no settings of its own (the contract's defaults, without the levels). */
 export const defaultRules = (): BedAlarmRules => {
-  const { levels: _levels, ...rules } = defaultAlarmRules();
+  // Levels, latching and snooze are the provider's, not a bed's.
+  const { levels: _levels, latch: _latch, snoozeMinutes: _snooze, ...rules } = defaultAlarmRules();
   return {
     ...rules,
     off: [...rules.off],
