@@ -22,6 +22,7 @@ import {
   createAccount,
   createProvider,
   startServer,
+  stockDevices,
   type E2eServer,
   type Login,
 } from './support/server.ts';
@@ -82,8 +83,13 @@ describe.skipIf(!hasChromium)('console shell (browser)', () => {
   });
 
   it('lets the initial administrator open every menu entry without an error', async () => {
-    // With the abroad flag the overseas device entries show too: every entry of the role.
-    const { page, problems, context } = await session({ abroad: true });
+    // A registry with fall radars, sensors and hosts shows their screens too: every entry of the role.
+    await stockDevices(server, [
+      { deviceId: 'MENU-F1', deviceType: 21011 },
+      { deviceId: 'MENU-D1', deviceType: 20995 },
+      { deviceId: 'MENU-GW1', deviceType: 21008 },
+    ]);
+    const { page, problems, context } = await session();
     await signIn(page, admin);
     const expected = CONSOLE_ROUTES.filter((r) => r.roles.includes('SUPER_ROLE') && !r.hidden);
     const links = await menuPaths(page);

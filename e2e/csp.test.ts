@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, menuPaths, openMenuEntry, openSession, settled, signIn } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
-import { ADMIN_PASSWORD, ADMIN_USER, createProvider, startServer, type E2eServer } from './support/server.ts';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USER,
+  createProvider,
+  startServer,
+  stockDevices,
+  type E2eServer,
+} from './support/server.ts';
 
 warnWhenNoChromium('csp');
 
@@ -27,8 +34,8 @@ describe.skipIf(!hasChromium)('content security policy (browser)', () => {
     await server?.close();
   });
 
-  const visitEveryScreen = async (login: { userName: string; password: string }, abroad: boolean) => {
-    const { page, context, problems } = await openSession(browser, server, { abroad });
+  const visitEveryScreen = async (login: { userName: string; password: string }) => {
+    const { page, context, problems } = await openSession(browser, server);
     await context.addInitScript(RECORD_VIOLATIONS);
     await signIn(page, login);
     const paths = await menuPaths(page);
@@ -43,7 +50,13 @@ describe.skipIf(!hasChromium)('content security policy (browser)', () => {
   };
 
   it('runs every screen of the administrator and of a care provider without a violation', async () => {
-    const admin = await visitEveryScreen({ userName: ADMIN_USER, password: ADMIN_PASSWORD }, true);
+    // Devices of every group in the registry: the administrator's menu has every device screen.
+    await stockDevices(server, [
+      { deviceId: 'CSP-F1', deviceType: 21011 },
+      { deviceId: 'CSP-D1', deviceType: 20995 },
+      { deviceId: 'CSP-GW1', deviceType: 21008 },
+    ]);
+    const admin = await visitEveryScreen({ userName: ADMIN_USER, password: ADMIN_PASSWORD });
     await admin.context.close();
     const group = await createProvider(server, { name: 'Csp Group', userName: 'cspGroup', password: 'Care#Home2026' });
     await createProvider(server, {
@@ -52,7 +65,7 @@ describe.skipIf(!hasChromium)('content security policy (browser)', () => {
       password: 'Care#Home2026',
       parentId: group.id,
     });
-    const provider = await visitEveryScreen({ userName: 'cspHouse', password: 'Care#Home2026' }, false);
+    const provider = await visitEveryScreen({ userName: 'cspHouse', password: 'Care#Home2026' });
     await provider.context.close();
   });
 

@@ -16,7 +16,8 @@ import { ADMIN_PASSWORD, ADMIN_USER, createProvider, startServer, type E2eServer
 warnWhenNoChromium('language dialog and download guide');
 
 // Issue 8, point 9: the navbar's language dialog always lists (and marks) the language the console
-// shows, so nobody is trapped in another one; with the abroad flag it offers all eight.
+// shows, so nobody is trapped in another one; in the overseas edition (the server's VIGIL_ABROAD,
+// decision 0033) it offers all eight.
 // Issue 8, point 14: the download guide shows only buttons whose screen the role may open, and
 // "family account" leads to the residents list (family accounts come from emergency contacts).
 
@@ -104,14 +105,20 @@ describe.skipIf(!hasChromium)('language dialog and download guide (browser)', ()
     await context.close();
   });
 
-  it('with the abroad flag lists all eight languages, the current one marked', async () => {
-    const { page, context, problems } = await openSession(browser, server, { language: 'en-US', abroad: true });
-    await signIn(page, ADMIN);
-    expect(await openLanguageDialog(page)).toEqual([...UI_LANGUAGES]);
-    await expectCurrent(page, 'en-US', 'en-US');
-    await stillScreenshot(page, 'language-dialog-abroad');
-    expect(problems).toEqual([]);
-    await context.close();
+  it('in the overseas edition lists all eight languages, the current one marked', async () => {
+    const abroad = await startServer({ env: { VIGIL_ABROAD: '1' } });
+    try {
+      const { page, context, problems } = await openSession(browser, abroad, { language: 'en-US' });
+      await signIn(page, ADMIN);
+      expect(await page.evaluate(() => window.localStorage.getItem('isAbroad'))).toBe('true');
+      expect(await openLanguageDialog(page)).toEqual([...UI_LANGUAGES]);
+      await expectCurrent(page, 'en-US', 'en-US');
+      await stillScreenshot(page, 'language-dialog-abroad');
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await abroad.close();
+    }
   });
 
   it('the download guide of the administrator leads to no screen it cannot open', async () => {

@@ -173,7 +173,7 @@ describe.skipIf(!hasChromium)('refused actions and device tables (browser)', () 
       })
       .where(inArray(devices.deviceId, [SLEEP, FALL, HOST, SENSOR]));
 
-    session = await openSession(browser, server, { abroad: true });
+    session = await openSession(browser, server);
     await signIn(session.page, home);
   });
 

@@ -45,23 +45,23 @@ export interface BrowserSession {
 /**
  * A fresh browser profile (empty storage) on the server. The interface language starts as
  * `language` unless the page itself chose another one (the language switch reloads the page).
+ * The overseas edition is the server's (`startServer({ env: { VIGIL_ABROAD: '1' } })`), never set here.
  */
 export const openSession = async (
   browser: Browser,
   server: E2eServer,
-  options: { language?: UiLanguage; abroad?: boolean } = {},
+  options: { language?: UiLanguage; viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> => {
   const context = await browser.newContext({
     baseURL: server.baseUrl,
-    viewport: { width: 1440, height: 900 },
+    viewport: options.viewport ?? { width: 1440, height: 900 },
     locale: 'en-US',
   });
   await context.addInitScript(
-    ({ language, abroad }) => {
+    ({ language }) => {
       if (!window.localStorage.getItem('language')) window.localStorage.setItem('language', language);
-      if (abroad) window.localStorage.setItem('isAbroad', 'true');
     },
-    { language: options.language ?? 'en-US', abroad: options.abroad ?? false },
+    { language: options.language ?? 'en-US' },
   );
   const page = await context.newPage();
   const problems: string[] = [];

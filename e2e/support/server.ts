@@ -3,6 +3,8 @@ import { createHmac } from 'node:crypto';
 import {
   adminLogin,
   adminUpdatePassword,
+  deviceCalls,
+  type DeviceStockRowInput,
   insertAccount,
   insertProvider,
   ROLES_BY_CHANNEL,
@@ -23,9 +25,12 @@ export interface E2eServer {
   close(): Promise<void>;
 }
 
-/** The real server (console included) in this process, on PGlite, on a free loopback port. */
-export const startServer = async (): Promise<E2eServer> => {
-  const app = await createTestApp('pglite', { clock: new WallClock() });
+/**
+ * The real server (console included) in this process, on PGlite, on a free loopback port; `env`
+ * sets configuration, e.g. `VIGIL_ABROAD: '1'` for the overseas edition.
+ */
+export const startServer = async (options: { env?: Record<string, string> } = {}): Promise<E2eServer> => {
+  const app = await createTestApp('pglite', { clock: new WallClock(), ...(options.env ? { env: options.env } : {}) });
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.app.server.address() as AddressInfo;
   const adminToken = await app.login(ADMIN_USER, ADMIN_PASSWORD);
@@ -153,6 +158,11 @@ export const createAccountDirectly = async (
     id: row.id,
     ...(await replaceGeneratedPassword(server, { userName: input.userName, password: initialPassword })),
   };
+};
+
+/** Registers devices in the platform's registry (as its administrator), where providers add them from. */
+export const stockDevices = async (server: E2eServer, rows: DeviceStockRowInput[]): Promise<void> => {
+  ok('deviceStockImport', await server.app.call(deviceCalls.deviceStockImport, { rows }, { token: server.adminToken }));
 };
 
 export const apiLogin = async (server: E2eServer, login: Login) =>

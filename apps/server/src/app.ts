@@ -127,6 +127,7 @@ export const buildServices = (deps: AppDeps) => {
     log,
   });
   auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
+  auth.services.sessions.deviceGroupsOf = (caller) => devices.services.devices.groupsOf(caller);
   const monitor = buildMonitorModule({
     db,
     clock,

@@ -52,4 +52,12 @@ describe('configuration', () => {
     ]);
     expect(() => loadConfig({ MQTT_TRUSTED_PROXIES: '127.0.0.1,haproxy.local' })).toThrow(/MQTT_TRUSTED_PROXIES/);
   });
+
+  it('runs the domestic edition unless VIGIL_ABROAD is 1', () => {
+    expect(loadConfig({}).abroad).toBe(false);
+    expect(loadConfig({ VIGIL_ABROAD: '' }).abroad).toBe(false);
+    expect(loadConfig({ VIGIL_ABROAD: '0' }).abroad).toBe(false);
+    expect(loadConfig({ VIGIL_ABROAD: '1' }).abroad).toBe(true);
+    expect(() => loadConfig({ VIGIL_ABROAD: 'yes' })).toThrow(/VIGIL_ABROAD/);
+  });
 });

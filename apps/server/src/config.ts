@@ -72,6 +72,11 @@ const EnvSchema = z.object({
   MQTT_EVENT_CONNECTIONS: z.coerce.number().int().min(1).max(16).default(4),
   // The demo care home: on by default on an empty embedded database, off with DATABASE_URL unless 1.
   VIGIL_DEMO: z.enum(['0', '1', '']).default(''),
+  // The overseas edition: every device screen, the consoles' eight languages, the abroad download guide.
+  VIGIL_ABROAD: z
+    .enum(['0', '1', ''])
+    .default('')
+    .transform((v) => v === '1'),
   // The shared-subscription group every instance of one installation joins.
   MQTT_SHARE_GROUP: z
     .string()
@@ -192,6 +197,8 @@ export interface Config {
   mqttClientId: string;
   /** Run the demo care home (creating it on an empty database). */
   demo: boolean;
+  /** The platform's overseas edition (decision 0033): the console's isAbroad flag, every device screen. */
+  abroad: boolean;
   /** Connections per instance taking events from an external broker. */
   mqttEventConnections: number;
   /** The `$share` group of this installation's instances. */
@@ -259,6 +266,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEventConnections: e.MQTT_EVENT_CONNECTIONS,
     demo: e.VIGIL_DEMO === '' ? e.DATABASE_URL === undefined : e.VIGIL_DEMO === '1',
+    abroad: e.VIGIL_ABROAD,
     mqttAuthToken: e.MQTT_AUTH_TOKEN,
     operatorPushSecret: e.OPERATOR_PUSH_SECRET,
     mqttClientId:

@@ -1,3 +1,4 @@
+import type { DeviceGroup } from './domain.ts';
 import type { Role } from './roles.ts';
 
 /**
@@ -11,8 +12,11 @@ export interface ConsoleRoute {
   path: string;
   roles: readonly Role[];
   hidden?: boolean;
-  /** Shown only when the overseas (abroad) flag is set. */
-  overseas?: boolean;
+  /**
+   * A device screen shown only when the session works with devices of one of these groups: the
+   * session info's `deviceGroups`, which the server decides (decision 0033).
+   */
+  deviceGroups?: readonly DeviceGroup[];
   /** Class 1 providers need a non-empty provider list to open it. */
   needsProviderList?: boolean;
   /** Class 1 providers also need a chosen provider. */
@@ -86,9 +90,14 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     needsChosenProvider: true,
   },
   { name: 'deviceManage', path: '/deviceManage/deviceManage', roles: DEVICES },
-  { name: 'ed719', path: '/deviceManage/ed719', roles: DEVICES, overseas: true },
-  { name: 'safeDeviceManage', path: '/deviceManage/safeDeviceManage', roles: DEVICES, overseas: true },
-  { name: 'hostDevice', path: '/deviceManage/hostDevice', roles: DEVICES, overseas: true },
+  { name: 'ed719', path: '/deviceManage/ed719', roles: DEVICES, deviceGroups: ['fall'] },
+  {
+    name: 'safeDeviceManage',
+    path: '/deviceManage/safeDeviceManage',
+    roles: DEVICES,
+    deviceGroups: ['security', 'wearable'],
+  },
+  { name: 'hostDevice', path: '/deviceManage/hostDevice', roles: DEVICES, deviceGroups: ['gateway'] },
   { name: 'historyData', path: '/deviceManage/historyData', roles: ADMINS },
   { name: 'hardSoftUpload', path: '/deviceManage/hardSoftUpload', roles: ADMINS },
   {
@@ -105,9 +114,13 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { name: 'versionDeployment', path: '/appReleaseManage/versionDeployment', roles: ADMINS },
 ];
 
-/** Menu names a role may open. */
-export const menuListFor = (role: Role): string[] =>
-  CONSOLE_ROUTES.filter((r) => r.roles.includes(role)).map((r) => r.name);
+/** Whether a device screen shows for a session working with devices of `deviceGroups` (other screens always do). */
+export const showsDeviceScreen = (route: ConsoleRoute, deviceGroups: readonly DeviceGroup[]): boolean =>
+  !route.deviceGroups || route.deviceGroups.some((group) => deviceGroups.includes(group));
+
+/** Menu names a role may open, given the device groups its session works with. */
+export const menuListFor = (role: Role, deviceGroups: readonly DeviceGroup[]): string[] =>
+  CONSOLE_ROUTES.filter((r) => r.roles.includes(role) && showsDeviceScreen(r, deviceGroups)).map((r) => r.name);
 
 /**
  * The page a role lands on after login (spec document 1, section 6).

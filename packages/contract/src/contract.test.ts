@@ -85,13 +85,26 @@ describe('catalogues of the spec', () => {
   });
 
   it('gives each role the menus of the route table', () => {
-    expect(menuListFor('GOVERNMENT')).toEqual(['statistics']);
-    expect(menuListFor('SENIOR_ROLE')).toContain('hardSoftUpload');
-    expect(menuListFor('ONE_ROLE')).not.toContain('hardSoftUpload');
-    expect(menuListFor('BUSINESS_ROLE')).toEqual(['accountmanager', 'providermanager']);
-    expect(menuListFor('MAINTAIN')).toEqual([]);
+    expect(menuListFor('GOVERNMENT', [])).toEqual(['statistics']);
+    expect(menuListFor('SENIOR_ROLE', [])).toContain('hardSoftUpload');
+    expect(menuListFor('ONE_ROLE', [])).not.toContain('hardSoftUpload');
+    expect(menuListFor('BUSINESS_ROLE', [])).toEqual(['accountmanager', 'providermanager']);
+    expect(menuListFor('MAINTAIN', [])).toEqual([]);
     const names = CONSOLE_ROUTES.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('lists a device screen only for a session working with devices of its groups', () => {
+    const deviceScreens = ['ed719', 'safeDeviceManage', 'hostDevice'];
+    const shown = (groups: Parameters<typeof menuListFor>[1]) =>
+      menuListFor('TWO_ROLE', groups).filter((name) => deviceScreens.includes(name));
+    expect(shown([])).toEqual([]);
+    expect(shown(['sleep'])).toEqual([]);
+    expect(shown(['fall'])).toEqual(['ed719']);
+    expect(shown(['wearable'])).toEqual(['safeDeviceManage']);
+    expect(shown(['security', 'gateway'])).toEqual(['safeDeviceManage', 'hostDevice']);
+    // The sleep monitors' screen is every device role's, with or without devices.
+    expect(menuListFor('TWO_ROLE', [])).toContain('deviceManage');
   });
 });
 

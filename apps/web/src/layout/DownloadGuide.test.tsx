@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ProviderRole, Role, SessionInfo } from '@vigil/contract/browser';
+import type { ProviderRole, Role } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
@@ -7,6 +7,7 @@ import { allowedRoutes, routeForPath } from '../shared/routing/route-access.ts';
 import { accessFrom } from '../shared/session/access.ts';
 import { sessionStore } from '../shared/session/session-store.ts';
 import { StorageKey, storage } from '../shared/storage.ts';
+import { sessionInfo } from '../test/session-info.ts';
 import { englishI18n, inTestShell } from '../test/render.tsx';
 import { DownloadGuide, GUIDE_TARGETS, guideActions, type GuideAction } from './DownloadGuide.tsx';
 
@@ -15,14 +16,17 @@ const ACCOUNTS = '/permission/accountmanager';
 
 const house = { id: 2, name: 'Oak House', domain: 'oak.house', available: true };
 
-const signInAs = (role: Role, providerRole: ProviderRole | null, providerList = [house]) => {
+const signInAs = (role: Role, providerRole: ProviderRole | null, abroad = false, providerList = [house]) => {
   storage.set(StorageKey.token, 'test-token');
-  sessionStore.setInfo({
-    role,
-    providerRole,
-    providerList: role === 'ONE_ROLE' ? providerList : [],
-    currentProvider: role === 'ONE_ROLE' ? (providerList[0] ?? null) : null,
-  } as unknown as SessionInfo);
+  sessionStore.setInfo(
+    sessionInfo({
+      role,
+      providerRole,
+      abroad,
+      providerList: role === 'ONE_ROLE' ? providerList : [],
+      currentProvider: role === 'ONE_ROLE' ? (providerList[0] ?? null) : null,
+    }),
+  );
 };
 
 /** Shows where the console went, as the address bar would. */
@@ -77,7 +81,7 @@ describe('DownloadGuide (issue 8, point 14)', () => {
   });
 
   it('for a class 1 provider without a class 2 provider hides the buttons to the residents list', () => {
-    signInAs('ONE_ROLE', 'ONE_ROLE', []);
+    signInAs('ONE_ROLE', 'ONE_ROLE', false, []);
     open(i18n);
     expect(shown()).toEqual(['createMaintenance']);
   });
@@ -98,8 +102,7 @@ describe('DownloadGuide (issue 8, point 14)', () => {
   });
 
   it('abroad offers no family button, and still filters by role', () => {
-    storage.set(StorageKey.isAbroad, 'true');
-    signInAs('TWO_ROLE', 'TWO_ROLE');
+    signInAs('TWO_ROLE', 'TWO_ROLE', true);
     open(i18n);
     expect(shown()).toEqual(['createResident', 'createMaintenance']);
   });
@@ -116,9 +119,8 @@ describe('DownloadGuide (issue 8, point 14)', () => {
       ['SOCIAL_WORKER', 'TWO_ROLE'],
     ];
     for (const abroad of [false, true]) {
-      storage.set(StorageKey.isAbroad, abroad ? 'true' : null);
       for (const [role, providerRole] of roles) {
-        signInAs(role, providerRole);
+        signInAs(role, providerRole, abroad);
         const access = accessFrom(sessionStore.get());
         if (!access) throw new Error('no access');
         for (const action of guideActions(access)) {

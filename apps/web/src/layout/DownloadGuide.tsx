@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { allowedRoutes, routeForPath, type AccessContext } from '../shared/routing/route-access.ts';
-import { useAccess } from '../shared/session/access.ts';
-import { isAbroad } from '../shared/storage.ts';
+import { useAbroad, useAccess } from '../shared/session/access.ts';
 
 /** The companion app is served by this server under /m/ (the mobile issue builds it). */
 export const appLinks = (origin: string) => ({
@@ -66,7 +65,7 @@ export const DownloadGuide = ({ open, onClose }: { open: boolean; onClose: () =>
     void navigate(path);
   };
   const access = useAccess();
-  const abroad = isAbroad();
+  const abroad = useAbroad();
   const actions = guideActions(access);
   const buttons =
     actions.length > 0 ? (

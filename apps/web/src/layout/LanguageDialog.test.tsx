@@ -1,8 +1,9 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import zhCN from '../shared/i18n/locales/zh-CN.json';
-import { StorageKey, storage } from '../shared/storage.ts';
+import { sessionStore } from '../shared/session/session-store.ts';
+import { sessionInfo } from '../test/session-info.ts';
 import { englishI18n, inTestShell } from '../test/render.tsx';
 import { UI_LANGUAGES } from '../shared/i18n/index.ts';
 import { LanguageDialog } from './LanguageDialog.tsx';
@@ -15,6 +16,7 @@ const offered = () => radios().map((r) => r.getAttribute('value'));
 
 describe('LanguageDialog (issue 8, point 9)', () => {
   let i18n: I18n;
+  afterEach(() => sessionStore.reset());
   beforeEach(async () => {
     switched.mockClear();
     i18n = await englishI18n();
@@ -58,8 +60,8 @@ describe('LanguageDialog (issue 8, point 9)', () => {
     expect(screen.getByTestId('language-de')).toHaveAttribute('aria-current', 'true');
   });
 
-  it('with the abroad flag lists all eight languages, the current one marked', async () => {
-    storage.set(StorageKey.isAbroad, 'true');
+  it('in the overseas edition lists all eight languages, the current one marked', async () => {
+    sessionStore.setInfo(sessionInfo({ abroad: true }));
     await i18n.changeLanguage('ja');
     render(inTestShell(i18n, <LanguageDialog open onClose={() => undefined} onSwitch={switched} />));
     expect(offered()).toEqual([...UI_LANGUAGES]);

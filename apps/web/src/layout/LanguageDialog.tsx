@@ -2,7 +2,7 @@ import { CheckOutlined } from '@ant-design/icons';
 import { Modal, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { dialogLanguages, normaliseLanguage, switchLanguage, type UiLanguage } from '../shared/i18n/index.ts';
-import { isAbroad } from '../shared/storage.ts';
+import { useAbroad } from '../shared/session/access.ts';
 
 /**
  * The navbar's language dialog (issue 8, point 9): the language the console shows is always
@@ -21,11 +21,12 @@ export const LanguageDialog = ({
   const { t, i18n } = useTranslation();
   // The language the interface is drawn in (initialised from the stored one).
   const current = normaliseLanguage(i18n.language);
+  const abroad = useAbroad();
   return (
     <Modal open={open} title={t('language.title')} onCancel={onClose} footer={null} destroyOnHidden>
       <Radio.Group value={current} onChange={(e) => onSwitch(e.target.value)} data-testid="language-dialog">
         <Space orientation="vertical">
-          {dialogLanguages(isAbroad(), current).map((lang) => (
+          {dialogLanguages(abroad, current).map((lang) => (
             <Radio
               key={lang}
               value={lang}

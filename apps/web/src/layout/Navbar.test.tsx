@@ -46,6 +46,8 @@ const signInAs = (role: Role) =>
     providerList: [],
     currentProvider: null,
     mustChangePassword: false,
+    abroad: false,
+    deviceGroups: [],
   } satisfies LoginResult);
 
 /** Where the router is: the bell navigates. */

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { adminUpdatePassword, type SessionInfo } from '@vigil/contract/browser';
+import { adminUpdatePassword } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../shared/session/session-store.ts';
@@ -7,6 +7,7 @@ import { checkFakeAnswer } from '../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../test/render.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { PlatformNameDialog } from './PlatformNameDialog.tsx';
+import { sessionInfo } from '../test/session-info.ts';
 
 vi.mock('../shared/api/rsa.ts', () => ({ encryptPassword: (password: string) => Promise.resolve(password) }));
 
@@ -50,7 +51,7 @@ const sent = (path: string) => fetchMock.mock.calls.filter(([url]) => url.includ
 
 describe('PasswordDialog', () => {
   const open = () => {
-    sessionStore.setInfo({ userName: 'senior01', role: 'SENIOR_ROLE' } as unknown as SessionInfo);
+    sessionStore.setInfo(sessionInfo({ userName: 'senior01', role: 'SENIOR_ROLE' }));
     render(inTestShell(i18n, <PasswordDialog open onClose={() => undefined} />));
   };
   const confirm = () => fireEvent.click(screen.getByText('Confirm'));

@@ -76,5 +76,3 @@ export const tabStorage = {
     }
   },
 };
-
-export const isAbroad = (): boolean => storage.get(StorageKey.isAbroad) === 'true';

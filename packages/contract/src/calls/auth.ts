@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.ts';
+import { DEVICE_GROUP_NAMES } from '../domain.ts';
 import { LOGIN_FROM, PROVIDER_ROLES, ROLES } from '../roles.ts';
 import { flag, nothing } from './common.ts';
 
@@ -33,6 +34,18 @@ export const SessionInfoSchema = z.object({
       "defaulted by the server (a class 1 account's first available class 2 provider); null: the whole scope",
   ),
   mustChangePassword: z.boolean(),
+  abroad: z
+    .boolean()
+    .describe(
+      "The platform's overseas edition (VIGIL_ABROAD): the console's isAbroad flag (languages, caregiver texts, " +
+        'download guide, fall radar model)',
+    ),
+  deviceGroups: z
+    .array(z.enum(DEVICE_GROUP_NAMES))
+    .describe(
+      'Device groups this session works with, whose screens the console shows: every group in the overseas edition, ' +
+        "otherwise those with devices in the account's provider scope (platform accounts: also in the registry)",
+    ),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 

@@ -56,7 +56,7 @@ export interface AuthServices extends SignIn {
 export const buildAuthModule = (deps: AuthDeps): Module<AuthServices, ReturnType<typeof authHandlers>> => {
   const { db, clock, config, audit, accounts, providers } = deps;
   const { store, loginGuard, rsa } = deps.signIn;
-  const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers);
+  const sessions = new SessionService(store, clock, config.sessionIdleMs, accounts, providers, config.abroad);
   const local = new LoginThrottle(config.loginRateLimitPerMinute, clock);
   // With REDIS_URL the per-address limit is shared by every instance.
   const shared = config.redisUrl

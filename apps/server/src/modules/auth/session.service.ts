@@ -1,6 +1,8 @@
 import {
+  DEVICE_GROUP_NAMES,
   landingPathFor,
   menuListFor,
+  type DeviceGroup,
   type ProviderOption,
   type ProviderRole,
   type Role,
@@ -20,6 +22,8 @@ const TOUCH_EVERY_MS = 60_000;
 export class SessionService implements Authenticator {
   /** The login answer's voiceFlag for a provider; the alarms module sets it (built after auth). */
   voiceFlagOf: (providerId: number | null) => Promise<boolean> = () => Promise.resolve(true);
+  /** The device groups a caller works with; the devices module sets it (built after auth). */
+  deviceGroupsOf: (caller: Caller) => Promise<DeviceGroup[]> = () => Promise.resolve([]);
 
   constructor(
     private readonly store: SessionStore,
@@ -27,6 +31,8 @@ export class SessionService implements Authenticator {
     private readonly idleMs: number,
     private readonly accounts: AccountService,
     private readonly providers: ProviderService,
+    /** The platform's overseas edition (VIGIL_ABROAD, decision 0033). */
+    private readonly abroad: boolean,
     private readonly scopes: ScopeCache = new ScopeCache(),
   ) {
     providers.onTreeChanged(() => scopes.clear());
@@ -94,6 +100,8 @@ export class SessionService implements Authenticator {
     const providerList = await this.providers.optionsFor(caller);
     const hasAvailable = providerList.some((p) => p.available);
     const currentProvider = await this.settleCurrentProvider(caller, own, providerList);
+    // Which device screens the console shows is the server's decision, never a flag set in the browser.
+    const deviceGroups = this.abroad ? [...DEVICE_GROUP_NAMES] : await this.deviceGroupsOf(caller);
     return {
       key: caller.socketKey,
       permissionType: caller.permissionType,
@@ -101,7 +109,7 @@ export class SessionService implements Authenticator {
       role: caller.role,
       providerRole: caller.providerRole,
       uploadDataFlag: false,
-      menuList: menuListFor(caller.role),
+      menuList: menuListFor(caller.role, deviceGroups),
       landingPath: landingPathFor(caller.role, hasAvailable),
       userId: caller.accountId,
       userName: caller.userName,
@@ -112,6 +120,8 @@ export class SessionService implements Authenticator {
       providerList,
       currentProvider,
       mustChangePassword,
+      abroad: this.abroad,
+      deviceGroups,
     };
   }
 

@@ -212,6 +212,15 @@ export class DeviceRepository {
       .groupBy(devices.typeCode, liveOnline);
   }
 
+  /** The type codes of the providers' devices (null: every provider's), each once. */
+  async typeCodesIn(db: Executor, providerIds: readonly number[] | null): Promise<number[]> {
+    const rows = await db
+      .selectDistinct({ typeCode: devices.typeCode })
+      .from(devices)
+      .where(inProviders(devices.providerId, providerIds));
+    return rows.map((r) => r.typeCode);
+  }
+
   /** Cellular devices (NB-IoT, 4G) with an IMEI within the providers, for the operator sync. */
   async cellular(db: Executor, providerIds: readonly number[] | null) {
     return db

@@ -5,6 +5,7 @@ import {
   DEVICE_TYPES,
   DeviceAddInputSchema,
   deviceGroupOf,
+  isPlatformRole,
   type DeviceCommMode,
   type DeviceGroup,
   type DeviceKind,
@@ -25,6 +26,7 @@ import {
   defaultCommMode,
   firmwareMatches,
   gatewayHasRoom,
+  groupOfCode,
   isGatewayHost,
   kindOf,
   typeOf,
@@ -212,6 +214,17 @@ export class DeviceService {
       }
     }
     return { ...all, groups: [...groups.values()] };
+  }
+
+  /**
+   * The device groups the caller works with (decision 0033): those of the devices in its whole
+   * provider scope; platform accounts, who add registry devices to providers, also the registry's.
+   */
+  async groupsOf(caller: Caller): Promise<DeviceGroup[]> {
+    const codes = new Set(await this.repo.typeCodesIn(this.db, scopeIds(caller.scope)));
+    if (isPlatformRole(caller.role)) for (const code of await this.stock.typeCodes(this.db)) codes.add(code);
+    const present = new Set([...codes].map(groupOfCode));
+    return DEVICE_GROUP_NAMES.filter((group) => present.has(group));
   }
 
   /** The catalogue, filtered by the console's overseas flag (ED719W abroad, ED719N otherwise). */

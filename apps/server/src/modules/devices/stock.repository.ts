@@ -23,6 +23,12 @@ export class StockRepository {
     return row;
   }
 
+  /** The type codes the registry holds, each once. */
+  async typeCodes(db: Executor): Promise<number[]> {
+    const rows = await db.selectDistinct({ typeCode: deviceStock.typeCode }).from(deviceStock);
+    return rows.map((r) => r.typeCode);
+  }
+
   async findById(db: Executor, id: number): Promise<StockRow | undefined> {
     const [row] = await db.select().from(deviceStock).where(eq(deviceStock.id, id));
     return row;

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { queryAccountList, type Account, type EndpointResult, type SessionInfo } from '@vigil/contract/browser';
+import { queryAccountList, type Account, type EndpointResult } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { sessionStore } from '../../shared/session/session-store.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import AccountManagePage from './AccountManagePage.tsx';
+import { sessionInfo } from '../../test/session-info.ts';
 
 const worker: Account = {
   id: 11,
@@ -71,7 +72,7 @@ const choose = async (filterTestId: string, label: string) => {
 
 describe('AccountManagePage', () => {
   beforeEach(() => {
-    sessionStore.setInfo({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE', providerList: [] } as unknown as SessionInfo);
+    sessionStore.setInfo(sessionInfo({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE' }));
   });
 
   it('lists accounts from queryAccountList', async () => {

@@ -1,12 +1,14 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { Route, Routes } from 'react-router';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 
 import CaregiverEditPage from './CaregiverEditPage.tsx';
 import { EDIT_PATH, LIST_PATH } from './paths.ts';
 import { caregiverRow, installFakeServer, residentRow } from './test-support.ts';
+import { sessionStore } from '../../shared/session/session-store.ts';
+import { sessionInfo } from '../../test/session-info.ts';
 
 const server = installFakeServer();
 
@@ -185,7 +187,9 @@ describe('CaregiverEditPage (domestic)', () => {
 });
 
 describe('CaregiverEditPage (overseas)', () => {
-  beforeEach(() => window.localStorage.setItem('isAbroad', 'true'));
+  // The server's overseas edition (decision 0033).
+  beforeEach(() => sessionStore.setInfo(sessionInfo({ role: 'TWO_ROLE', providerRole: 'TWO_ROLE', abroad: true })));
+  afterEach(() => sessionStore.reset());
 
   it('asks for the country code and the number, and sends the international number', async () => {
     server.routes.set(INSERT, () => ({ data: { id: 9, userName: '+447700900123', initialPassword: 'Pw#8k2LmQz' } }));

@@ -1,6 +1,6 @@
 /**
  * Create or edit a caregiver (/nurse-manage/addAndEditNurse; ?id=N edits). Same calls and fields
- * in both variants of the spec (doc 1 §2), chosen by the stored overseas flag (isAbroad):
+ * in both variants of the spec (doc 1 §2), chosen by the server's overseas edition (session info `abroad`):
  * - domestic: "caregiver" (护理员) wording; one phone field expecting an 11-digit mainland mobile
  *   (an international +number is still accepted, as the server accepts it); a QR code to install
  *   the caregiver app beside the form.

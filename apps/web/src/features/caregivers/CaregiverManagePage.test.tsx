@@ -5,6 +5,8 @@ import { englishI18n, inTestShell } from '../../test/render.tsx';
 
 import CaregiverManagePage from './CaregiverManagePage.tsx';
 import { caregiverRow, FakeXhr, installFakeServer } from './test-support.ts';
+import { sessionStore } from '../../shared/session/session-store.ts';
+import { sessionInfo } from '../../test/session-info.ts';
 
 const server = installFakeServer();
 
@@ -41,7 +43,10 @@ beforeEach(() => {
     },
   }));
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStore.reset();
+});
 
 const open = async () => {
   render(inTestShell(i18n, <CaregiverManagePage />));
@@ -183,8 +188,9 @@ describe('CaregiverManagePage', () => {
     expect(screen.queryByText('Deleted. The app account is cancelled.')).not.toBeInTheDocument();
   });
 
-  it('uses the wording of an international care home when the overseas flag is stored', async () => {
-    window.localStorage.setItem('isAbroad', 'true');
+  it('uses the wording of an international care home in the overseas edition', async () => {
+    // The server says so in the session info (decision 0033), never a flag set in the browser.
+    sessionStore.setInfo(sessionInfo({ role: 'TWO_ROLE', providerRole: 'TWO_ROLE', abroad: true }));
     await open();
     expect(screen.getByText('Care staff')).toBeInTheDocument();
     expect(screen.getByText('Add care staff member')).toBeInTheDocument();

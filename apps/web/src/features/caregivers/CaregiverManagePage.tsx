@@ -1,8 +1,9 @@
 /**
  * Caregiver management (/nurse-manage/nurseManage). Two variants share this page and its calls
- * (spec doc 1 §2: "a different variant is used when the overseas flag is stored"):
- * - domestic (no flag): "caregivers" (护理员), mainland mobile numbers;
- * - overseas (localStorage isAbroad === 'true'): the wording of an international care home
+ * (spec doc 1 §2: "a different variant is used when the overseas flag is stored"; the server
+ * decides the flag, decision 0033):
+ * - domestic: "caregivers" (护理员), mainland mobile numbers;
+ * - overseas (session info `abroad`, mirrored to isAbroad): the wording of an international care home
  *   ("care staff", 护理人员), international numbers.
  * Only wording differs on the list; the phone entry and the app hint differ on the edit page.
  */

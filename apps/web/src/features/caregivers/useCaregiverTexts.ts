@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAbroad } from '../../shared/storage.ts';
+import { useAbroad } from '../../shared/session/access.ts';
 import type { CaregiverLevel, Variant } from './caregiver-model.ts';
 
 /**
@@ -10,8 +10,8 @@ import type { CaregiverLevel, Variant } from './caregiver-model.ts';
  */
 export const useCaregiverTexts = () => {
   const { t, i18n } = useTranslation('caregivers');
-  // Read as the shell reads it (DownloadGuide, route filter): the flag changes only with a reload.
-  const variant: Variant = isAbroad() ? 'overseas' : 'domestic';
+  // The server's overseas edition, as the shell reads it (DownloadGuide, language dialog).
+  const variant: Variant = useAbroad() ? 'overseas' : 'domestic';
   const v = useCallback(
     (key: string, options?: Record<string, unknown>) => t(`${variant}.${key}`, options ?? {}),
     [t, variant],

@@ -3,6 +3,7 @@ import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import type { Provider, SessionInfo } from '@vigil/contract/browser';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import type { DeviceRow, DeviceTypeOption } from './device-model.ts';
+import { sessionInfo } from '../../test/session-info.ts';
 
 /** What the device screens' tests share: a fake API, request readers and fixtures. */
 export interface Answer {
@@ -60,8 +61,7 @@ export const lastForm = (api: FakeApi, path: string): Record<string, string> =>
 export const lastQuery = (api: FakeApi, path: string): Record<string, string> =>
   Object.fromEntries(lastTo(api, path)?.url.searchParams ?? []);
 
-export const signInAs = (role: SessionInfo['role']) =>
-  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+export const signInAs = (role: SessionInfo['role']) => sessionStore.setInfo(sessionInfo({ role }));
 
 export const CATALOGUE: DeviceTypeOption[] = [
   { code: 49, model: 'BM8701-2', kind: 'sleep_monitor', group: 'sleep', market: null },

@@ -2,7 +2,7 @@ import { deviceTypes } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '../../shared/api/client.ts';
-import { isAbroad } from '../../shared/storage.ts';
+import { useAbroad } from '../../shared/session/access.ts';
 import type { DeviceGroup, DeviceTypeOption } from './device-model.ts';
 
 /**
@@ -10,7 +10,8 @@ import type { DeviceGroup, DeviceTypeOption } from './device-model.ts';
  * the fall radar model (ED719W abroad, ED719N otherwise); `allMarkets` lists both (the registry).
  */
 export const useDeviceTypes = (groups: readonly DeviceGroup[] | 'all', allMarkets = false) => {
-  const abroad = allMarkets ? undefined : isAbroad();
+  const edition = useAbroad();
+  const abroad = allMarkets ? undefined : edition;
   const catalogue = useQuery({
     queryKey: ['devices', 'types', abroad ?? 'all'],
     queryFn: () => api(deviceTypes, abroad === undefined ? {} : { abroad }),

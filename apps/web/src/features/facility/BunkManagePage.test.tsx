@@ -37,6 +37,7 @@ import { device, providerRow } from '../devices/test-server.ts';
 import { okFor } from '../../test/typed-answers.ts';
 import { checkedRoutes } from './checked-routes.ts';
 import { choose, fakeServer, fieldErrors, ok, refuse, type Handler } from './test-kit.ts';
+import { sessionInfo } from '../../test/session-info.ts';
 
 // antd in jsdom is slow on a busy machine; give async queries room.
 configure({ asyncUtilTimeout: 5000 });
@@ -154,8 +155,7 @@ beforeAll(async () => {
 beforeEach(() => serve());
 afterEach(() => sessionStore.reset());
 
-const signInAs = (role: SessionInfo['role']) =>
-  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+const signInAs = (role: SessionInfo['role']) => sessionStore.setInfo(sessionInfo({ role }));
 const open = async () => {
   render(inTestShell(i18n, <BunkManagePage />));
   // The first render loads the screen's texts and antd's pieces: allow it time.

@@ -42,6 +42,8 @@ const loginResult = (role: Role): LoginResult => ({
   providerList: [],
   currentProvider: null,
   mustChangePassword: false,
+  abroad: false,
+  deviceGroups: [],
 });
 const publicKey = (): EndpointResult<typeof adminPublicKey> => ({
   publicKey: server.state.publicKeyPem,

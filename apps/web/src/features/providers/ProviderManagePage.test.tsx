@@ -9,6 +9,7 @@ import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { providerRow } from '../devices/test-server.ts';
 import ProviderManagePage from './ProviderManagePage.tsx';
+import { sessionInfo } from '../../test/session-info.ts';
 
 const providerList: EndpointResult<typeof queryProviderList> = {
   rows: [
@@ -45,8 +46,7 @@ beforeAll(async () => {
 const wrap = (node: ReactNode, path = '/') => inTestShell(i18n, node, path);
 afterEach(() => sessionStore.reset());
 
-const signInAs = (role: SessionInfo['role']) =>
-  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+const signInAs = (role: SessionInfo['role']) => sessionStore.setInfo(sessionInfo({ role }));
 /** The body of the latest list request: what the filters and pagination sent. */
 const lastListRequest = (): Record<string, unknown> => {
   const calls = fetchMock.mock.calls.filter(([url]) => url.includes('/provider/queryProviderList'));

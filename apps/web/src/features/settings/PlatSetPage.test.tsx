@@ -14,6 +14,7 @@ import { sessionStore } from '../../shared/session/session-store.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import PlatSetPage from './PlatSetPage.tsx';
+import { sessionInfo } from '../../test/session-info.ts';
 
 /** What the fake server holds, and how it answers a rename when a test says so. */
 const state = {
@@ -58,8 +59,7 @@ beforeEach(() => {
 afterEach(() => sessionStore.reset());
 
 const wrap = (node: ReactNode) => inTestShell(i18n, node);
-const signInAs = (role: SessionInfo['role']) =>
-  sessionStore.setInfo({ role, providerRole: null, providerList: [] } as unknown as SessionInfo);
+const signInAs = (role: SessionInfo['role']) => sessionStore.setInfo(sessionInfo({ role }));
 const renameRequests = () =>
   fetchMock.mock.calls
     .filter(([url]) => url.includes('/system/platformName/post'))

@@ -158,6 +158,8 @@ beforeEach(() => {
     providerList: [],
     currentProvider: null,
     mustChangePassword: false,
+    abroad: false,
+    deviceGroups: [],
   } satisfies LoginResult);
 });
 afterEach(() => {

@@ -51,6 +51,8 @@ describe('Guard', () => {
       providerList: [],
       currentProvider: null,
       mustChangePassword: false,
+      abroad: false,
+      deviceGroups: [],
     });
     sessionStore.setInfo(storage.getJson(StorageKey.user) as never);
     vi.stubGlobal(

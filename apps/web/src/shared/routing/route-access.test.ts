@@ -5,6 +5,7 @@ const ctx = (over: Partial<AccessContext>): AccessContext => ({
   role: 'TWO_ROLE',
   providerRole: 'TWO_ROLE',
   abroad: false,
+  deviceGroups: [],
   providerList: [{ id: 2, name: 'Home', domain: 'p2', available: true }],
   chosenProviderName: null,
   ...over,
@@ -64,10 +65,21 @@ describe('navigation guard', () => {
 });
 
 describe('route filtering', () => {
-  it('hides overseas screens unless the abroad flag is set', () => {
-    const names = (abroad: boolean) => allowedRoutes(ctx({ abroad })).map((r) => r.name);
-    expect(names(false)).not.toContain('ed719');
-    expect(names(true)).toContain('ed719');
+  it('shows a device screen only when the server says the session works with devices of its groups', () => {
+    const devices = ['deviceManage', 'ed719', 'safeDeviceManage', 'hostDevice'];
+    const names = (over: Partial<AccessContext>) =>
+      allowedRoutes(ctx(over))
+        .map((r) => r.name)
+        .filter((n) => devices.includes(n));
+    expect(names({})).toEqual(['deviceManage']);
+    // The overseas edition alone opens nothing: the server lists every group for it (decision 0033).
+    expect(names({ abroad: true })).toEqual(['deviceManage']);
+    expect(names({ deviceGroups: ['fall'] })).toEqual(['deviceManage', 'ed719']);
+    expect(names({ deviceGroups: ['wearable', 'gateway'] })).toEqual([
+      'deviceManage',
+      'safeDeviceManage',
+      'hostDevice',
+    ]);
   });
 
   it('class 1 without providers loses the care screens and lands on provider management', () => {

@@ -1,7 +1,9 @@
 import {
   CONSOLE_ROUTES,
   landingPathFor,
+  showsDeviceScreen,
   type ConsoleRoute,
+  type DeviceGroup,
   type ProviderOption,
   type ProviderRole,
   type Role,
@@ -10,7 +12,10 @@ import {
 export interface AccessContext {
   role: Role;
   providerRole: ProviderRole | null;
+  /** The platform's overseas edition (session info). */
   abroad: boolean;
+  /** Device groups the session works with: their screens show (session info, decision 0033). */
+  deviceGroups: readonly DeviceGroup[];
   providerList: readonly ProviderOption[];
   chosenProviderName: string | null;
 }
@@ -23,7 +28,7 @@ export const isClassOne = (ctx: Pick<AccessContext, 'role' | 'providerRole'>): b
 export const allowedRoutes = (ctx: AccessContext): ConsoleRoute[] =>
   CONSOLE_ROUTES.filter((route) => {
     if (!route.roles.includes(ctx.role)) return false;
-    if (route.overseas && !ctx.abroad) return false;
+    if (!showsDeviceScreen(route, ctx.deviceGroups)) return false;
     if (isClassOne(ctx)) {
       if (route.needsProviderList && ctx.providerList.length === 0) return false;
       if (route.needsChosenProvider && !ctx.chosenProviderName) return false;
@@ -48,7 +53,7 @@ export const landingFor = (ctx: AccessContext): string => {
     ctx.role,
     ctx.providerList.some((p) => p.available),
   );
-  // The landing page may be filtered (e.g. overseas-only): fall back to the first permitted menu.
+  // The landing page may be filtered out: fall back to the first permitted menu.
   const allowed = allowedRoutes(ctx);
   if (allowed.some((r) => matches(r.path, landing))) return landing;
   return menuRoutes(ctx)[0]?.path ?? '/noPermission';

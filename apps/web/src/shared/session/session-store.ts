@@ -22,11 +22,22 @@ const SESSION_KEYS = [
   StorageKey.curProviderName,
   StorageKey.curDomain,
   StorageKey.fastLogin,
+  StorageKey.isAbroad,
 ] as const;
 
-const read = (): SessionState => ({
+/**
+ * The stored session info, or null when an older console stored it without the fields this one
+ * needs (the device groups): the guard then reads it from the server again.
+ */
+const storedInfo = (): SessionInfo | null => {
+  const info = storage.getJson<Partial<SessionInfo>>(StorageKey.user);
+  return info && Array.isArray(info.deviceGroups) ? (info as SessionInfo) : null;
+};
+
+/** The session as the spec's storage keys hold it (another tab or a reload may have written them). */
+export const readSession = (): SessionState => ({
   token: storage.get(StorageKey.token),
-  info: storage.getJson<SessionInfo>(StorageKey.user),
+  info: storedInfo(),
   fastLogin: storage.get(StorageKey.fastLogin) === 'true',
 });
 
@@ -36,10 +47,10 @@ const mirrorCurrentProvider = (provider: ProviderOption | null): void => {
   storage.set(StorageKey.curDomain, provider?.domain ?? null);
 };
 
-let state = read();
+let state = readSession();
 const listeners = new Set<() => void>();
 const emit = () => {
-  state = read();
+  state = readSession();
   for (const l of listeners) l();
 };
 
@@ -66,6 +77,8 @@ export const sessionStore = {
     storage.set(StorageKey.providerName, info.providerName);
     storage.setJson(StorageKey.providerList, info.providerList);
     storage.set(StorageKey.providerRole, info.providerRole);
+    // The spec's isAbroad key, written only from the server's answer (decision 0033).
+    storage.set(StorageKey.isAbroad, info.abroad);
     // The server decides the current provider; the spec's cur_* keys only mirror it.
     mirrorCurrentProvider(info.currentProvider);
     emit();

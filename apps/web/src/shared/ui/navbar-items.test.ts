@@ -17,7 +17,7 @@ const PATHS = ['/statistics', '/realMonitor/index', '/permission/accountmanager'
 
 /** The spec's matrix, written independently of the implementation. */
 const expected = (role: Role, path: string): NavbarItem[] => {
-  const names = menuListFor(role);
+  const names = menuListFor(role, []);
   const items = [...ALWAYS];
   if (names.includes('statistics') && path !== '/statistics' && role !== 'SUPER_ROLE' && role !== 'SENIOR_ROLE')
     items.push('statistics');
@@ -34,13 +34,13 @@ describe('visibleNavbarItems', () => {
   for (const role of ROLES) {
     for (const path of PATHS) {
       it(`${role} on ${path}`, () => {
-        const got = visibleNavbarItems({ path, role, allowedNames: menuListFor(role), fastLogin: false });
+        const got = visibleNavbarItems({ path, role, allowedNames: menuListFor(role, []), fastLogin: false });
         expect([...got].sort()).toEqual(expected(role, path));
       });
     }
     it(`${role} with fast login shows only breadcrumb, userName, clock and avatar`, () => {
       for (const path of PATHS) {
-        const got = visibleNavbarItems({ path, role, allowedNames: menuListFor(role), fastLogin: true });
+        const got = visibleNavbarItems({ path, role, allowedNames: menuListFor(role, []), fastLogin: true });
         expect([...got].sort()).toEqual([...FAST].sort());
       }
     });
@@ -48,7 +48,7 @@ describe('visibleNavbarItems', () => {
 
   it('statistics shortcut: ONE_ROLE and TWO_ROLE off the statistics page only', () => {
     const has = (role: Role, path: string) =>
-      visibleNavbarItems({ path, role, allowedNames: menuListFor(role), fastLogin: false }).has('statistics');
+      visibleNavbarItems({ path, role, allowedNames: menuListFor(role, []), fastLogin: false }).has('statistics');
     expect(has('ONE_ROLE', '/realMonitor/index')).toBe(true);
     expect(has('TWO_ROLE', '/realMonitor/index')).toBe(true);
     expect(has('GOVERNMENT', '/realMonitor/index')).toBe(true);
@@ -67,7 +67,7 @@ describe('visibleNavbarItems', () => {
 
   it('home icon: only on /statistics, never for GOVERNMENT', () => {
     const home = (role: Role, path: string) =>
-      visibleNavbarItems({ path, role, allowedNames: menuListFor(role), fastLogin: false }).has('home');
+      visibleNavbarItems({ path, role, allowedNames: menuListFor(role, []), fastLogin: false }).has('home');
     expect(home('ONE_ROLE', '/statistics')).toBe(true);
     expect(home('TWO_ROLE', '/statistics')).toBe(true);
     expect(home('GOVERNMENT', '/statistics')).toBe(false);
@@ -76,7 +76,7 @@ describe('visibleNavbarItems', () => {
 
   it('alarm bell follows the alarm menu name', () => {
     const bell = (role: Role) =>
-      visibleNavbarItems({ path: '/x', role, allowedNames: menuListFor(role), fastLogin: false }).has('alarmBell');
+      visibleNavbarItems({ path: '/x', role, allowedNames: menuListFor(role, []), fastLogin: false }).has('alarmBell');
     for (const role of ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'] as const)
       expect(bell(role)).toBe(true);
     for (const role of ['SUPER_ROLE', 'SENIOR_ROLE', 'GOVERNMENT', 'BUSINESS_ROLE', 'MAINTAIN', 'RELATIVES'] as const)

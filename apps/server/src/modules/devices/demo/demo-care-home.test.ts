@@ -58,6 +58,9 @@ describe('the demo care home', () => {
     // A class 2 home: its login lands on real-time monitoring and may open the alarm screens.
     expect(login).toMatchObject({ providerRole: 'TWO_ROLE', landingPath: '/realMonitor/index' });
     expect(login.menuList).toEqual(expect.arrayContaining(['RealTime', 'alarm', 'remindsetting']));
+    // It has devices of every group, so every device screen, in the domestic edition too (decision 0033).
+    expect(login.deviceGroups).toEqual(['sleep', 'fall', 'security', 'gateway', 'wearable']);
+    expect(login.menuList).toEqual(expect.arrayContaining(['deviceManage', 'ed719', 'safeDeviceManage', 'hostDevice']));
     await app.services.devices.live.writer.flush();
     const list = await client.call(deviceCalls.getDeviceList, { pageNum: 1, pageSize: 100 });
     expect(list.total).toBe(demo.plan.devices.length);
