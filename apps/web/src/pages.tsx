@@ -1,10 +1,13 @@
-import { CONSOLE_ROUTES } from '@vigil/contract/browser';
+import { CONSOLE_ROUTES, type ConsoleRoute } from '@vigil/contract/browser';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 type Page = LazyExoticComponent<ComponentType>;
 
-/** Screens built so far, each its own chunk; every other menu entry shows a placeholder. */
-const BUILT: Record<string, Page> = {
+/**
+ * The screens, each its own chunk, by route name. A route the contract marks `planned` has none
+ * and no console route: nothing links to a screen that is not built (issue 29, point 11).
+ */
+export const BUILT: Readonly<Record<string, Page>> = {
   providermanager: lazy(() => import('./features/providers/ProviderManagePage.tsx')),
   accountmanager: lazy(() => import('./features/accounts/AccountManagePage.tsx')),
   platSet: lazy(() => import('./features/settings/PlatSetPage.tsx')),
@@ -33,9 +36,8 @@ const BUILT: Record<string, Page> = {
   hardSoftUpload: lazy(() => import('./features/firmware/FirmwarePage.tsx')),
 };
 
-// Lazy too: its Card pulls antd's tabs and menu, which the login route must not download.
-const PlaceholderPage = lazy(() => import('./features/placeholder/PlaceholderPage.tsx'));
-
-export const pageFor = (name: string): ComponentType => BUILT[name] ?? (() => <PlaceholderPage name={name} />);
-
-export const consolePages = CONSOLE_ROUTES.map((route) => ({ route, Page: pageFor(route.name) }));
+/** The console's routes: every screen that is not planned, with its page (pages.test.ts checks none is missing). */
+export const consolePages: { route: ConsoleRoute; Page: Page }[] = CONSOLE_ROUTES.flatMap((route) => {
+  const Page = BUILT[route.name];
+  return !route.planned && Page ? [{ route, Page }] : [];
+});

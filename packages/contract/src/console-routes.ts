@@ -17,6 +17,12 @@ export interface ConsoleRoute {
    * session info's `deviceGroups`, which the server decides (decision 0033).
    */
   deviceGroups?: readonly DeviceGroup[];
+  /**
+   * A screen not built yet: no console route, menu entry, shortcut, button or landing page leads
+   * to it (issue 29, point 11). Kept in the table with its roles and rules so that building it is
+   * removing this flag.
+   */
+  planned?: true;
   /** Class 1 providers need a non-empty provider list to open it. */
   needsProviderList?: boolean;
   /** Class 1 providers also need a chosen provider. */
@@ -29,7 +35,13 @@ const ADMINS: readonly Role[] = ['SUPER_ROLE', 'SENIOR_ROLE'];
 const DEVICES: readonly Role[] = [...ADMINS, 'ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE'];
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
-  { name: 'statistics', path: '/statistics', roles: ['ONE_ROLE', 'TWO_ROLE', 'GOVERNMENT'], hidden: true },
+  {
+    name: 'statistics',
+    path: '/statistics',
+    roles: ['ONE_ROLE', 'TWO_ROLE', 'GOVERNMENT'],
+    hidden: true,
+    planned: true,
+  },
   { name: 'RealTime', path: '/realMonitor/index', roles: CARE_AND_STAFF, needsProviderList: true },
   { name: 'residentList', path: '/realMonitor/residentList', roles: CARE_AND_STAFF, needsProviderList: true },
   { name: 'resident', path: '/realMonitor/resident', roles: CARE_AND_STAFF, hidden: true, needsProviderList: true },
@@ -88,6 +100,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     roles: ['ONE_ROLE', 'TWO_ROLE'],
     needsProviderList: true,
     needsChosenProvider: true,
+    planned: true,
   },
   { name: 'deviceManage', path: '/deviceManage/deviceManage', roles: DEVICES },
   { name: 'ed719', path: '/deviceManage/ed719', roles: DEVICES, deviceGroups: ['fall'] },
@@ -118,15 +131,17 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
 export const showsDeviceScreen = (route: ConsoleRoute, deviceGroups: readonly DeviceGroup[]): boolean =>
   !route.deviceGroups || route.deviceGroups.some((group) => deviceGroups.includes(group));
 
-/** Menu names a role may open, given the device groups its session works with. */
+/** Menu names a role may open, given the device groups its session works with; planned screens are none. */
 export const menuListFor = (role: Role, deviceGroups: readonly DeviceGroup[]): string[] =>
-  CONSOLE_ROUTES.filter((r) => r.roles.includes(role) && showsDeviceScreen(r, deviceGroups)).map((r) => r.name);
+  CONSOLE_ROUTES.filter((r) => r.roles.includes(role) && !r.planned && showsDeviceScreen(r, deviceGroups)).map(
+    (r) => r.name,
+  );
 
-/**
- * The page a role lands on after login (spec document 1, section 6).
- * `hasAvailableProvider`: a class 1 provider with at least one enabled subordinate provider.
- */
-export const landingPathFor = (role: Role, hasAvailableProvider: boolean): string => {
+/** Where a role lands while its start page is a planned screen (a government account until statistics is built). */
+export const NO_SCREEN_PATH = '/noPermission';
+
+/** The spec's start page of a role (spec document 1, section 6). */
+const startPathOf = (role: Role, hasAvailableProvider: boolean): string => {
   switch (role) {
     case 'SENIOR_ROLE':
       return '/deviceManage/deviceManage';
@@ -141,4 +156,13 @@ export const landingPathFor = (role: Role, hasAvailableProvider: boolean): strin
     default:
       return '/realMonitor/index';
   }
+};
+
+/**
+ * The page a role lands on after login: its start page, unless that screen is planned.
+ * `hasAvailableProvider`: a class 1 provider with at least one enabled subordinate provider.
+ */
+export const landingPathFor = (role: Role, hasAvailableProvider: boolean): string => {
+  const path = startPathOf(role, hasAvailableProvider);
+  return CONSOLE_ROUTES.some((r) => r.path === path && r.planned) ? NO_SCREEN_PATH : path;
 };

@@ -79,19 +79,31 @@ describe('catalogues of the spec', () => {
     expect(landingPathFor('ONE_ROLE', false)).toBe('/permission/providermanager');
     expect(landingPathFor('ONE_ROLE', true)).toBe('/realMonitor/index');
     expect(landingPathFor('TWO_ROLE', false)).toBe('/realMonitor/index');
-    expect(landingPathFor('GOVERNMENT', false)).toBe('/statistics');
+    // Its statistics dashboard is a planned screen: nowhere to land until it is built.
+    expect(landingPathFor('GOVERNMENT', false)).toBe('/noPermission');
     expect(landingPathFor('BUSINESS_ROLE', false)).toBe('/permission/accountmanager');
     expect(landingPathFor('SOCIAL_WORKER', false)).toBe('/realMonitor/index');
   });
 
   it('gives each role the menus of the route table', () => {
-    expect(menuListFor('GOVERNMENT', [])).toEqual(['statistics']);
+    expect(menuListFor('GOVERNMENT', [])).toEqual([]);
     expect(menuListFor('SENIOR_ROLE', [])).toContain('hardSoftUpload');
     expect(menuListFor('ONE_ROLE', [])).not.toContain('hardSoftUpload');
     expect(menuListFor('BUSINESS_ROLE', [])).toEqual(['accountmanager', 'providermanager']);
     expect(menuListFor('MAINTAIN', [])).toEqual([]);
     const names = CONSOLE_ROUTES.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('lists no planned screen, and keeps its rules in the table to switch it on', () => {
+    const planned = CONSOLE_ROUTES.filter((r) => r.planned).map((r) => r.name);
+    expect(planned).toEqual(['statistics', 'statisticsMult']);
+    for (const role of ['ONE_ROLE', 'TWO_ROLE', 'GOVERNMENT'] as const) {
+      expect(
+        menuListFor(role, []).filter((name) => planned.includes(name)),
+        role,
+      ).toEqual([]);
+    }
   });
 
   it('lists a device screen only for a session working with devices of its groups', () => {

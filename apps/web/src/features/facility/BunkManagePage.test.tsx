@@ -436,12 +436,13 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     expect(server.last('/bunkManagement/deleteBunk')).toEqual({ id: '12' });
   });
 
-  it('offers the per-bed settings disabled until their releases arrive', async () => {
+  it('offers only the per-bed settings whose screens are built, no badge or fence entry (issue 29, point 11)', async () => {
     signInAs('TWO_ROLE');
     await open();
-    for (const key of ['badge', 'fence']) {
-      for (const button of screen.getAllByTestId(`setting-${key}`)) expect(button).toBeDisabled();
-    }
+    expect(screen.getAllByTestId('setting-alarm').length).toBeGreaterThan(0);
+    expect(screen.getAllByTestId('setting-sleep').length).toBeGreaterThan(0);
+    expect(screen.queryByTestId('setting-badge')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('setting-fence')).not.toBeInTheDocument();
   });
 
   it("links an occupied bed to its resident's alarm settings, and explains why a free bed has none", async () => {

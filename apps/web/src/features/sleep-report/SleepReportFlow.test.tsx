@@ -1,7 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
-  CONSOLE_ROUTES,
   dailyReport,
   dailyReportData,
   dailyReportPageList,
@@ -17,7 +16,7 @@ import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pageFor } from '../../pages.tsx';
+import { consolePages } from '../../pages.tsx';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { installFakeCanvas } from '../../test/fake-canvas.ts';
 import { englishI18n } from '../../test/render.tsx';
@@ -76,10 +75,12 @@ afterEach(() => {
 const showConsole = async () => {
   window.history.replaceState(null, '', '/sleep-report/reportList');
   const router = createBrowserRouter([
-    ...CONSOLE_ROUTES.filter((r) => SLEEP_REPORT_SCREENS.includes(r.name)).map((route) => {
-      const Page = pageFor(route.name);
-      return { path: route.path, element: <Suspense fallback={<Spin />}>{<Page />}</Suspense> };
-    }),
+    ...consolePages
+      .filter(({ route }) => SLEEP_REPORT_SCREENS.includes(route.name))
+      .map(({ route, Page }) => ({
+        path: route.path,
+        element: <Suspense fallback={<Spin />}>{<Page />}</Suspense>,
+      })),
     { path: '/realMonitor/index', element: <div data-testid="elsewhere" /> },
   ]);
   render(

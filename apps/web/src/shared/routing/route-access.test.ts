@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedRoutes, decideNavigation, landingFor, type AccessContext } from './route-access.ts';
+import { allowedRoutes, decideNavigation, landingFor, routeForPath, type AccessContext } from './route-access.ts';
 
 const ctx = (over: Partial<AccessContext>): AccessContext => ({
   role: 'TWO_ROLE',
@@ -100,9 +100,16 @@ describe('route filtering', () => {
     expect(landingFor(one)).toBe('/permission/providermanager');
   });
 
-  it('statisticsMult also needs a chosen provider for class 1', () => {
-    const one = ctx({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE' });
-    expect(allowedRoutes(one).map((r) => r.name)).not.toContain('statisticsMult');
-    expect(allowedRoutes({ ...one, chosenProviderName: 'Home' }).map((r) => r.name)).toContain('statisticsMult');
+  it('never opens a planned screen, whatever the role and providers (issue 29, point 11)', () => {
+    const one = ctx({ role: 'ONE_ROLE', providerRole: 'ONE_ROLE', chosenProviderName: 'Home' });
+    for (const access of [one, ctx({}), ctx({ role: 'GOVERNMENT', providerRole: null })]) {
+      const names = allowedRoutes(access).map((r) => r.name);
+      expect(names).not.toContain('statistics');
+      expect(names).not.toContain('statisticsMult');
+    }
+    // A planned screen's path is as unknown as any other, and a government viewer has no screen yet.
+    expect(routeForPath('/statistics')).toBeUndefined();
+    expect(routeForPath('/settings/statisticsMult')).toBeUndefined();
+    expect(landingFor(ctx({ role: 'GOVERNMENT', providerRole: null }))).toBe('/noPermission');
   });
 });

@@ -27,7 +27,7 @@ export const isClassOne = (ctx: Pick<AccessContext, 'role' | 'providerRole'>): b
 /** Routes the session may open (spec document 1, sections 2 and 6). */
 export const allowedRoutes = (ctx: AccessContext): ConsoleRoute[] =>
   CONSOLE_ROUTES.filter((route) => {
-    if (!route.roles.includes(ctx.role)) return false;
+    if (route.planned || !route.roles.includes(ctx.role)) return false;
     if (!showsDeviceScreen(route, ctx.deviceGroups)) return false;
     if (isClassOne(ctx)) {
       if (route.needsProviderList && ctx.providerList.length === 0) return false;
@@ -45,8 +45,9 @@ const matches = (pattern: string, path: string): boolean => {
   return p.length === a.length && p.every((seg, i) => seg.startsWith(':') || seg === a[i]);
 };
 
+/** The screen at a path; a planned screen does not exist yet, so its path is unknown like any other. */
 export const routeForPath = (path: string): ConsoleRoute | undefined =>
-  CONSOLE_ROUTES.find((r) => matches(r.path, path));
+  CONSOLE_ROUTES.find((r) => !r.planned && matches(r.path, path));
 
 export const landingFor = (ctx: AccessContext): string => {
   const landing = landingPathFor(

@@ -1,10 +1,9 @@
-import { AimOutlined, BellOutlined, IdcardOutlined, MoonOutlined } from '@ant-design/icons';
+import { BellOutlined, MoonOutlined } from '@ant-design/icons';
 import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Space, Tag, Typography, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../../shared/api/client.ts';
@@ -18,12 +17,6 @@ import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
 /** The bed alarm settings screen of a resident (route settingAlarm). */
 const alarmSettingPath = (userId: number) => `/BunkManage/alarmSetting/${userId}`;
-
-/** Per-bed settings whose screens arrive with later releases. */
-const LATER_SETTINGS: { key: string; icon: ReactNode }[] = [
-  { key: 'badge', icon: <IdcardOutlined /> },
-  { key: 'fence', icon: <AimOutlined /> },
-];
 
 /** Why the server would refuse to delete the bed (place.service deleteBed): its resident, else its device. */
 const deleteRefusal = (bed: Bed, t: TFunction): string | null => {
@@ -187,17 +180,7 @@ export const BedTable = (props: BedTableProps) => {
             aria-label={t('settings.sleep')}
             data-testid="setting-sleep"
           />
-          {LATER_SETTINGS.map((s) => (
-            <RefusableButton
-              key={s.key}
-              type="text"
-              size="small"
-              icon={s.icon}
-              refusal={t('settings.later', { name: t(`settings.${s.key}`) })}
-              aria-label={t(`settings.${s.key}`)}
-              data-testid={`setting-${s.key}`}
-            />
-          ))}
+          {/* The spec's badge settings and electronic fence get their buttons here once their screens are built. */}
         </Space>
       ),
     },
