@@ -28,7 +28,7 @@ export const routes: RouteObject[] = [
           { path: '/redirect/*', element: suspense(<RedirectPage />) },
         ],
       },
-      // The guard redirects '/' and unknown paths to the landing page before this renders.
+      // Unknown paths, a planned screen's too, show the 404 page (the guard lets them through).
       { path: '*', element: suspense(<NotFoundPage />) },
     ],
   },

@@ -30,13 +30,9 @@ describe('navigation guard', () => {
     });
   });
 
-  it('sends / and unknown paths to the landing page, forbidden pages to /noPermission (or / from login)', () => {
+  it('sends / to the landing page, forbidden pages to /noPermission (or / from login)', () => {
     const access = ctx({});
     expect(decideNavigation({ path: '/', search: '', token: 't', access, from: null })).toEqual({
-      kind: 'redirect',
-      to: '/realMonitor/index',
-    });
-    expect(decideNavigation({ path: '/no/such', search: '', token: 't', access, from: null })).toEqual({
       kind: 'redirect',
       to: '/realMonitor/index',
     });
@@ -49,6 +45,36 @@ describe('navigation guard', () => {
     expect(
       decideNavigation({ path: '/deviceManage/hardSoftUpload', search: '', token: 't', access, from: '/login' }),
     ).toEqual({ kind: 'redirect', to: '/' });
+  });
+
+  it('lets an unknown path through to the 404 page, a planned screen’s too (issue 29, point 14)', () => {
+    const access = ctx({});
+    for (const path of ['/no/such', '/realMonitor/nothing', '/statistics', '/settings/statisticsMult']) {
+      expect(decideNavigation({ path, search: '', token: 't', access, from: null }), path).toEqual({ kind: 'allow' });
+      expect(decideNavigation({ path, search: '', token: 't', access, from: '/login' }), path).toEqual({
+        kind: 'allow',
+      });
+    }
+    // Signed out, it is a page like any other: sign in first, then the 404 page.
+    expect(decideNavigation({ path: '/no/such', search: '', token: null, access: null, from: null })).toEqual({
+      kind: 'redirect',
+      to: '/login?redirect=%2Fno%2Fsuch',
+    });
+  });
+
+  it('checks a screen reached in another case or with a trailing slash, as the router renders it', () => {
+    const access = ctx({});
+    for (const path of [
+      '/deviceManage/hardSoftUpload/',
+      '/DEVICEMANAGE/hardsoftupload',
+      '/deviceManage/hardSoftUpload//',
+    ]) {
+      expect(decideNavigation({ path, search: '', token: 't', access, from: '/x' }), path).toEqual({
+        kind: 'redirect',
+        to: '/noPermission',
+      });
+    }
+    expect(routeForPath('/BunkManage/alarmSetting/12/')?.name).toBe('settingAlarm');
   });
 
   it('sends a signed-in login page to its redirect, not to the landing page (issue 8, point 4)', () => {

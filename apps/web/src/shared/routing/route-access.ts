@@ -8,6 +8,7 @@ import {
   type ProviderRole,
   type Role,
 } from '@vigil/contract/browser';
+import { matchPath } from 'react-router';
 
 export interface AccessContext {
   role: Role;
@@ -39,11 +40,11 @@ export const allowedRoutes = (ctx: AccessContext): ConsoleRoute[] =>
 /** Menu entries: allowed and not hidden. */
 export const menuRoutes = (ctx: AccessContext): ConsoleRoute[] => allowedRoutes(ctx).filter((r) => !r.hidden);
 
-const matches = (pattern: string, path: string): boolean => {
-  const p = pattern.split('/');
-  const a = path.split('/');
-  return p.length === a.length && p.every((seg, i) => seg.startsWith(':') || seg === a[i]);
-};
+/**
+ * Whether a path is the route's, matched as the router matches it (any case, trailing slashes):
+ * a path the router renders a screen for is always checked against that screen's roles.
+ */
+const matches = (pattern: string, path: string): boolean => matchPath({ path: pattern, end: true }, path) !== null;
 
 /** The screen at a path; a planned screen does not exist yet, so its path is unknown like any other. */
 export const routeForPath = (path: string): ConsoleRoute | undefined =>
@@ -96,7 +97,8 @@ export const decideNavigation = ({ path, search, token, access, from }: GuardInp
   if (PUBLIC_PATHS.includes(path) || path.startsWith('/redirect/')) return { kind: 'allow' };
   if (path === '/') return { kind: 'redirect', to: landingFor(access) };
   const route = routeForPath(path);
-  if (!route) return { kind: 'redirect', to: landingFor(access) };
+  // An unknown path (a planned screen's too) shows the 404 page, not another screen (issue 29, point 14).
+  if (!route) return { kind: 'allow' };
   if (allowedRoutes(access).includes(route)) return { kind: 'allow' };
   return { kind: 'redirect', to: from === '/login' ? '/' : '/noPermission' };
 };
