@@ -8,7 +8,7 @@ import {
   type Role,
 } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Radio, Select, Space, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Radio, Select, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { formatDateTime } from '../../shared/ui/datetime.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 interface AccountFields {
   userName: string;
@@ -201,7 +202,7 @@ const AccountManagePage = () => {
   const editRow = editing !== null && editing !== 'new' ? editing : null;
   return (
     <div>
-      <Typography.Title level={4}>{t('accounts.title')}</Typography.Title>
+      <ScreenTitle route="accountmanager" />
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="account-search"

@@ -10,6 +10,7 @@ import { DEFAULT_PERIOD, listFilters, PERIODS, type AlarmFilters, type AlarmTab,
 import { AlarmTable } from './AlarmTable.tsx';
 import { AlarmTimelineDrawer } from './AlarmTimelineDrawer.tsx';
 import { HandleAlarmDialog } from './HandleAlarmDialog.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 type OpenDialog = { kind: 'handle' | 'timeline'; alarm: AlarmRecord } | null;
 
@@ -58,7 +59,7 @@ const AlarmLogPage = () => {
   return (
     // A change of provider in the sidebar starts the screen afresh (filters, pages, dialogs).
     <div key={currentProvider().id ?? 'none'}>
-      <Typography.Title level={4}>{t('menu.alarm')}</Typography.Title>
+      <ScreenTitle route="alarm" />
       <Typography.Paragraph type="secondary">{t('note')}</Typography.Paragraph>
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Select<Period>

@@ -29,6 +29,7 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PackageField } from './PackageField.tsx';
 import { blankToUndefined, isBuildNumber, isStoreUrl, isVersionName, STATE_COLOR } from './release-model.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 interface AppVersionFields {
   platform: AppPlatform;
@@ -224,7 +225,7 @@ const AppVersionPage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.appVersionDeployment')}</Typography.Title>
+      <ScreenTitle route="appVersionDeployment" />
       <Typography.Paragraph type="secondary">{t('app.note')}</Typography.Paragraph>
       <Space style={{ marginBottom: 16 }} wrap>
         <Select<AppPlatform>

@@ -25,6 +25,7 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PackageField } from './PackageField.tsx';
 import { isVersionName, sizeText, STATE_COLOR } from './release-model.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 interface H5Fields {
   versionName: string;
@@ -184,7 +185,7 @@ const H5VersionPage = () => {
   const creating = editing === 'new';
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.versionDeployment')}</Typography.Title>
+      <ScreenTitle route="versionDeployment" />
       <Typography.Paragraph type="secondary">{t('h5.note')}</Typography.Paragraph>
       <Space style={{ marginBottom: 16 }} wrap>
         <Select<ReleaseState>

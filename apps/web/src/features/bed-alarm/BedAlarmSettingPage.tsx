@@ -62,6 +62,7 @@ import {
   type BedAlarmState,
   type LimitKey,
 } from './bed-alarm-model.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 type Setting = EndpointResult<typeof bedAlarmSetting>;
 
@@ -502,9 +503,7 @@ const Header = ({ userId, setting }: { userId: number | null; setting: Setting |
     <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>
       <div>
         <Space size={12} wrap align="center">
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('menu.settingAlarm')}
-          </Typography.Title>
+          <ScreenTitle route="settingAlarm" style={{ margin: 0 }} />
           {setting &&
             (setting.custom ? (
               <Tag color="blue" data-testid="bed-alarm-state">

@@ -36,6 +36,7 @@ import { ResidentPicker } from './ResidentPicker.tsx';
 import { useCaregiverTexts } from './useCaregiverTexts.ts';
 import { useEditedCaregiver } from './useEditedCaregiver.ts';
 import { useShowAppCredentials } from './useShowAppCredentials.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const parseId = (raw: string | null): number | null => {
   if (raw === null) return null;
@@ -199,7 +200,11 @@ const CaregiverEditPage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{id === null ? v('createTitle') : v('editTitle')}</Typography.Title>
+      {/* The screen's name (as its tab says), then what is being done on it. */}
+      <ScreenTitle route="addAndEditNurse" style={{ marginBottom: 4 }} />
+      <Typography.Paragraph type="secondary" data-testid="edit-subject">
+        {id === null ? v('createTitle') : v('editTitle')}
+      </Typography.Paragraph>
       <Row gutter={[24, 16]}>
         <Col xs={24} xl={15}>
           <Card>{body}</Card>

@@ -192,7 +192,8 @@ describe('CaregiverManagePage', () => {
     // The server says so in the session info (decision 0033), never a flag set in the browser.
     sessionStore.setInfo(sessionInfo({ role: 'TWO_ROLE', providerRole: 'TWO_ROLE', abroad: true }));
     await open();
-    expect(screen.getByText('Care staff')).toBeInTheDocument();
+    // The heading is the screen's one name, as its menu entry and tab say; the wording below is overseas.
+    expect(screen.getByTestId('screen-title')).toHaveTextContent('Caregivers');
     expect(screen.getByText('Add care staff member')).toBeInTheDocument();
     expect(within(rowOf('Wang Fang')).getByText('Senior carer')).toBeInTheDocument();
     fireEvent.click(within(rowOf('Wang Fang')).getByText('Disable'));

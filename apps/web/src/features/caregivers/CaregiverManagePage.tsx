@@ -21,6 +21,7 @@ import { CaregiverTransfer } from './CaregiverTransfer.tsx';
 import { EDIT_PATH } from './paths.ts';
 import { useCaregiverTexts } from './useCaregiverTexts.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 type EnabledChoice = 'enabled' | 'disabled';
 
@@ -95,7 +96,7 @@ const CaregiverManagePage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{v('title')}</Typography.Title>
+      <ScreenTitle route="nurseManage" />
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="caregiver-search"

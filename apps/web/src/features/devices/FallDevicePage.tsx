@@ -1,13 +1,11 @@
-import { Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { DeviceList } from './DeviceList.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** Fall radars (ED719). */
 const FallDevicePage = () => {
-  const { t } = useTranslation('devices');
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.ed719')}</Typography.Title>
+      <ScreenTitle route="ed719" />
       <DeviceList group="fall" />
     </div>
   );

@@ -1,6 +1,7 @@
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DeviceList } from './DeviceList.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /**
  * Security devices: the sensors (call buttons, door magnets, smoke, gas, CO, flood, infrared) and,
@@ -10,7 +11,7 @@ const SecurityDevicePage = () => {
   const { t } = useTranslation('devices');
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.safeDeviceManage')}</Typography.Title>
+      <ScreenTitle route="safeDeviceManage" />
       <Tabs
         destroyOnHidden
         items={[

@@ -1,9 +1,10 @@
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../shared/session/session-store.ts';
 import { isDeviceAdmin } from './device-model.ts';
 import { DeviceList } from './DeviceList.tsx';
 import { DeviceRegistry } from './DeviceRegistry.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** Sleep monitors; platform device administrators also keep the device registry here. */
 const SleepDevicePage = () => {
@@ -11,7 +12,7 @@ const SleepDevicePage = () => {
   const admin = isDeviceAdmin(useSession().info?.role);
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.deviceManage')}</Typography.Title>
+      <ScreenTitle route="deviceManage" />
       {admin ? (
         <Tabs
           destroyOnHidden

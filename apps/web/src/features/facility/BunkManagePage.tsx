@@ -1,8 +1,9 @@
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CommunityTab } from './communities/CommunityTab.tsx';
 import { FacilityTab } from './FacilityTab.tsx';
 import { useFacilityAccess } from './useFacilityAccess.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /**
  * Community/address management (/BunkManage/index): the facility's areas, floors, rooms and beds
@@ -14,7 +15,7 @@ const BunkManagePage = () => {
   return (
     // A change of provider in the sidebar starts the screen afresh (selection, filters, dialogs).
     <div key={chosenProviderId ?? 'none'}>
-      <Typography.Title level={4}>{t('page.title')}</Typography.Title>
+      <ScreenTitle route="BunkManage" />
       <Tabs
         items={[
           { key: 'places', label: t('page.placesTab'), children: <FacilityTab platform={platform} /> },

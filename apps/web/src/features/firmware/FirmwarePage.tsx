@@ -28,6 +28,7 @@ import { DeviceTypeCell, FirmwareStateTag, RolloutSummary } from './firmware-ui.
 import { ProgressDrawer } from './ProgressDrawer.tsx';
 import { UploadDialog } from './UploadDialog.tsx';
 import { WhitelistDrawer } from './WhitelistDrawer.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** What the list is narrowed to; every field travels to /firmware/pageList/get as is. */
 interface FirmwareFilters {
@@ -354,7 +355,7 @@ const FirmwarePage = () => {
   const progressPkg = latest(progressOf);
   return (
     <div>
-      <Typography.Title level={4}>{t('title')}</Typography.Title>
+      <ScreenTitle route="hardSoftUpload" />
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Select<number>
           data-testid="firmware-filter-type"

@@ -18,6 +18,7 @@ import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { saveFile } from '../../shared/ui/save-file.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useProviderOptions } from '../devices/useProviderOptions.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 export type RawDayRow = EndpointResult<typeof originDataList>['rows'][number];
 interface RawFilters {
@@ -153,7 +154,7 @@ const HistoryDataPage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.historyData')}</Typography.Title>
+      <ScreenTitle route="historyData" />
       <Typography.Paragraph type="secondary">{t('note')}</Typography.Paragraph>
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search

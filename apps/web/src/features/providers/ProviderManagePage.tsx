@@ -9,7 +9,7 @@ import {
   uploadLogo,
 } from '@vigil/contract/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { App, Button, Form, Input, Modal, Select, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,7 @@ import { formatDateTime } from '../../shared/ui/datetime.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 interface ProviderFields {
   name: string;
@@ -227,7 +228,7 @@ const ProviderManagePage = () => {
   const creating = editing === 'new';
   return (
     <div>
-      <Typography.Title level={4}>{t('providers.title')}</Typography.Title>
+      <ScreenTitle route="providermanager" />
       <Space style={{ marginBottom: 16 }} wrap key={filterInputs}>
         <Input.Search
           data-testid="provider-search"

@@ -8,6 +8,7 @@ import { HANDLE_PARAM } from '../../shared/live/alarm-links.ts';
 import { useLiveAlarms } from '../../shared/live/LiveAlarms.tsx';
 import { AlarmCard } from './AlarmCard.tsx';
 import { FocusResidents } from './FocusResidents.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const STATE_BADGE = { open: 'success', connecting: 'processing', closed: 'error' } as const;
 
@@ -40,9 +41,7 @@ const RealMonitorPage = () => {
   return (
     <div data-testid="real-monitor">
       <Space style={{ marginBottom: 16 }} wrap>
-        <Typography.Title level={4} style={{ margin: 0 }}>
-          {t('title')}
-        </Typography.Title>
+        <ScreenTitle route="RealTime" style={{ margin: 0 }} />
         <Badge status={STATE_BADGE[state]} text={t(`connection.${state}`)} data-testid="live-state" />
       </Space>
       {pending.length === 0 ? (

@@ -1,8 +1,6 @@
 import { focusUsers, monitorUserList } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Typography } from 'antd';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client.ts';
 import { useLiveResidents } from '../../shared/live/live-vitals.tsx';
@@ -12,6 +10,7 @@ import { listRequest, readListView, writeListView, type MonitorListView } from '
 import { LiveResidentTable } from './LiveResidentTable.tsx';
 import { ResidentListFilters } from './ResidentListFilters.tsx';
 import { useFocusToggle } from './useFocusToggle.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /**
  * All residents (`/realMonitor/residentList`): the checked-in residents with their live state by
@@ -19,7 +18,6 @@ import { useFocusToggle } from './useFocusToggle.ts';
  * makes a resident a focus resident (the cards of /realMonitor/index); a row opens the resident.
  */
 const ResidentListPage = () => {
-  const { t } = useTranslation('real-monitor');
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => readListView(params), [params]);
@@ -37,7 +35,7 @@ const ResidentListPage = () => {
 
   return (
     <div data-testid="resident-list">
-      <Typography.Title level={4}>{t('menu.residentList')}</Typography.Title>
+      <ScreenTitle route="residentList" />
       <ResidentListFilters view={view} onChange={(change) => show({ ...view, ...change, pageNum: 1 })} />
       <LiveResidentTable
         rows={rows}

@@ -46,6 +46,7 @@ import {
   valuesOf,
   type SettingsValues,
 } from './remind-setting-model.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** Every value of the form, kept for fields not on screen too. Module-level: useWatch re-subscribes on a new selector. */
 const allValues = (values: SettingsValues) => values;
@@ -301,7 +302,7 @@ const RemindSettingPage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{t('menu.remindsetting')}</Typography.Title>
+      <ScreenTitle route="remindsetting" />
       <Typography.Paragraph type="secondary">{t('note')}</Typography.Paragraph>
       <StaleNotice query={settings} />
       {settings.data ? (

@@ -11,6 +11,7 @@ import { EMPTY_RESIDENT, formValuesOf, type ResidentFormValues } from './residen
 import { LIST_PATH, placeOf, STATE_COLOURS, type ResidentDetail, type ReturnState } from './resident-model.ts';
 import { ResidentForm } from './ResidentForm.tsx';
 import { useResidentSave } from './useResidentSave.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** `?id=N` edits resident N; no id registers a new one; anything else is not a resident. */
 const idOf = (raw: string | null): number | undefined | 'bad' => {
@@ -60,10 +61,14 @@ const ResidentEditPage = () => {
   });
   const initialValues = useMemo(() => (detail.data ? formValuesOf(detail.data) : EMPTY_RESIDENT), [detail.data]);
 
+  // The screen's name (as its tab says), then what is being done on it.
   const title = (
-    <Typography.Title level={4}>
-      {editing === undefined ? t('edit.createTitle') : t('edit.editTitle', { name: detail.data?.name ?? '' })}
-    </Typography.Title>
+    <>
+      <ScreenTitle route="addAndEditUser" style={{ marginBottom: 4 }} />
+      <Typography.Paragraph type="secondary" data-testid="edit-subject">
+        {editing === undefined ? t('edit.createTitle') : t('edit.editTitle', { name: detail.data?.name ?? '' })}
+      </Typography.Paragraph>
+    </>
   );
   if (id === 'bad') {
     return (

@@ -1,6 +1,6 @@
 import { residentList } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,7 @@ import {
   type ReturnState,
 } from './resident-model.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const CARERS_SHOWN = 3;
 
@@ -118,7 +119,7 @@ const ResidentManagePage = () => {
 
   return (
     <div>
-      <Typography.Title level={4}>{t('list.title')}</Typography.Title>
+      <ScreenTitle route="PeopleManage" />
       <ResidentSummaryBar onState={(state) => search({ ...view.filters, state })} />
       <ResidentFilterBar filters={view.filters} onSearch={search} />
       <Space style={{ marginBottom: 16 }} wrap>

@@ -10,6 +10,7 @@ import { useSession } from '../../shared/session/session-store.ts';
 import { StorageKey, storage } from '../../shared/storage.ts';
 import { LogoField } from '../../shared/ui/LogoField.tsx';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** Shared with the layout's branding and the avatar menu's rename dialog, so a save refreshes all three. */
 const PLATFORM_QUERY_KEY = ['platform'];
@@ -99,13 +100,12 @@ const BrandingView = ({ current }: { current: PlatformInfo }) => {
 };
 
 const PlatSetPage = () => {
-  const { t } = useTranslation();
   const role = useSession().info?.role;
   const setting = useQuery({ queryKey: PLATFORM_QUERY_KEY, queryFn: () => api(getPlatformName, {}) });
   const isProvider = role === 'ONE_ROLE' || role === 'TWO_ROLE';
 
   return (
-    <Card title={t('platSet.title')} loading={setting.isLoading}>
+    <Card title={<ScreenTitle route="platSet" style={{ margin: 0 }} />} loading={setting.isLoading}>
       {setting.data &&
         (mayCall(postPlatformName, role) ? (
           <BrandingForm current={setting.data} isProvider={isProvider} />

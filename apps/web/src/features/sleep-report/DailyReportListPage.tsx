@@ -1,6 +1,6 @@
 import { dailyReportPageList, RISK_GRADES, type DailyReportRow } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, DatePicker, Result, Select, Space, Typography } from 'antd';
+import { Button, DatePicker, Result, Select, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useResidentWithoutReport } from './useChosenResident.ts';
 import { useReportFormat } from './useReportFormat.ts';
 import { REPORT_PAGE_SIZES, reportView, useReportView, useSleepReportScope } from './view-state.ts';
 import './sleep-report.css';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const NIGHT_FORMAT = 'YYYY-MM-DD';
 
@@ -168,7 +169,7 @@ const DailyReportListPage = () => {
   const userId = readUserId(params.get('userId'));
   return (
     <div data-testid="daily-report-list">
-      <Typography.Title level={4}>{t('menu.dailyReportList')}</Typography.Title>
+      <ScreenTitle route="dailyReportList" />
       {userId === undefined ? (
         <Result status="404" title={t('resident.missing')} extra={<BackToReportList />} />
       ) : (

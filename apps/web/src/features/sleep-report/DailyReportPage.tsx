@@ -22,6 +22,7 @@ import { BackToReportList, PdfButton, ResidentBanner, StateTag } from './report-
 import { residentOf, useResidentWithoutReport } from './useChosenResident.ts';
 import { useReportView, useSleepReportScope } from './view-state.ts';
 import './sleep-report.css';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 type Period = EndpointResult<typeof timePeriod>;
 
@@ -197,7 +198,7 @@ const DailyReportPage = () => {
   const night = readNight(params.get('date'));
   return (
     <div data-testid="daily-report">
-      <Typography.Title level={4}>{t('menu.dailyReportDetails')}</Typography.Title>
+      <ScreenTitle route="dailyReportDetails" />
       {userId === undefined || night === undefined ? (
         <Result status="404" title={t('detail.missing')} extra={<BackToReportList />} />
       ) : (

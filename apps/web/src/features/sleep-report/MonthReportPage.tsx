@@ -23,6 +23,7 @@ import { residentOf } from './useChosenResident.ts';
 import { useReportFormat } from './useReportFormat.ts';
 import { reportView, useReportView, useSleepReportScope } from './view-state.ts';
 import './sleep-report.css';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const NIGHTS_PAGE_SIZE = 10;
 
@@ -363,7 +364,7 @@ const MonthReportPage = () => {
   const month = readMonth(params.get('month'));
   return (
     <div data-testid="month-report">
-      <Typography.Title level={4}>{t('menu.monthReport')}</Typography.Title>
+      <ScreenTitle route="monthReport" />
       {userId === undefined ? (
         <Result status="404" title={t('resident.missing')} extra={<BackToReportList />} />
       ) : (

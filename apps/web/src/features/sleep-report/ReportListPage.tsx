@@ -16,6 +16,7 @@ import { RiskTag, ScoreCell } from './report-ui.tsx';
 import { useReportFormat } from './useReportFormat.ts';
 import { reportView, USER_PAGE_SIZES, useReportView, useSleepReportScope } from './view-state.ts';
 import './sleep-report.css';
+import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 /** The latest night in the list: its date, score or why there is none, risk grade and coverage. */
 const LatestNight = ({ user }: { user: ReportUser }) => {
@@ -162,7 +163,7 @@ const ReportListPage = () => {
 
   return (
     <div data-testid="sleep-report-list">
-      <Typography.Title level={4}>{t('menu.SleepReport')}</Typography.Title>
+      <ScreenTitle route="SleepReport" />
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           key={view.userKeyWord ?? ''}
