@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { tagsStore, useVisitedViews } from './tags-store.ts';
+import { refusedLabel } from '../shared/ui/Refused.tsx';
 
 export const TagsView = () => {
   const views = useVisitedViews();
@@ -30,7 +31,11 @@ export const TagsView = () => {
             menu={{
               items: [
                 { key: 'refresh', label: t('tags.refresh') },
-                { key: 'close', label: t('tags.close'), disabled: view.affix },
+                {
+                  key: 'close',
+                  label: view.affix ? refusedLabel(t('tags.close'), t('tags.affixed')) : t('tags.close'),
+                  disabled: view.affix,
+                },
                 { key: 'closeOthers', label: t('tags.closeOthers') },
                 { key: 'closeAll', label: t('tags.closeAll') },
               ],

@@ -16,6 +16,7 @@ import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { caregiverRow } from '../caregivers/test-support.ts';
 import { defaultRules } from './bed-alarm-model.ts';
 import BedAlarmSettingPage from './BedAlarmSettingPage.tsx';
+import { expectRefusal } from '../../test/refusal.ts';
 
 type Setting = EndpointResult<typeof bedAlarmSetting>;
 type SaveBody = EndpointRequest<typeof saveBedAlarmSetting>;
@@ -167,9 +168,12 @@ describe('BedAlarmSettingPage', () => {
     expect(screen.getByLabelText('Breathing rate at most')).toHaveValue('30');
     expect(screen.getByRole('radio', { name: '12 h' })).toBeChecked();
 
-    expect(saveButton()).toBeDisabled();
+    await expectRefusal(saveButton(), 'Nothing to save: nothing has changed.');
     // Nothing of their own to drop.
-    expect(screen.getByTestId('bed-alarm-defaults')).toBeDisabled();
+    await expectRefusal(
+      screen.getByTestId('bed-alarm-defaults'),
+      'This resident already has the default alarm settings.',
+    );
     expect(requestsTo(bedAlarmSetting.path)).toHaveLength(1);
   });
 

@@ -63,6 +63,7 @@ import {
   type LimitKey,
 } from './bed-alarm-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 
 type Setting = EndpointResult<typeof bedAlarmSetting>;
 
@@ -471,24 +472,26 @@ const SettingsForm = ({ userId, current }: { userId: number; current: Setting })
         <OtherSensors values={values} />
       </Card>
       <Space style={{ marginTop: 16 }} wrap>
-        <Button
+        <RefusableButton
           type="primary"
           htmlType="submit"
           loading={submit.pending}
-          disabled={!changed || resetting}
+          disabled={resetting}
+          refusal={changed ? undefined : t('refused.nothingChanged')}
           data-testid="bed-alarm-save"
         >
           {t('common.save')}
-        </Button>
-        <Button
+        </RefusableButton>
+        <RefusableButton
           danger
           data-testid="bed-alarm-defaults"
           loading={resetting}
-          disabled={!current.custom || submit.pending}
+          disabled={submit.pending}
+          refusal={current.custom ? undefined : t('defaults.already')}
           onClick={backToDefaults}
         >
           {t('defaults.button')}
-        </Button>
+        </RefusableButton>
         {changed && <Tag data-testid="bed-alarm-unsaved">{t('unsaved')}</Tag>}
       </Space>
     </Form>

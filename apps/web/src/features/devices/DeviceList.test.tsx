@@ -301,7 +301,7 @@ describe('DeviceList: commands', () => {
     await openMore('SLP-1001', 'Initialise sensor');
     expect(await screen.findByText('Bed: Building A / Floor 1 / 101 / 1')).toBeInTheDocument();
     const ok = await dialogButton('Initialise');
-    expect(ok).toBeDisabled();
+    await expectRefusal(ok, 'First confirm that nobody is on the bed.');
     fireEvent.click(screen.getByText('I have checked: nobody is on the bed'));
     await waitFor(() => expect(ok).toBeEnabled());
     fireEvent.click(ok);

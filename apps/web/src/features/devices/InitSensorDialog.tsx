@@ -5,6 +5,7 @@ import { useGuardedAction } from '../../shared/ui/useGuardedAction.ts';
 import type { DeviceRow } from './device-model.ts';
 import { placeOf } from './device-labels.ts';
 import { useDeviceActions } from './useDeviceActions.ts';
+import { refusableOk } from '../../shared/ui/Refused.tsx';
 
 /**
  * Queues the initialisation of an installed sleep sensor. The spec: "an installed sensor must be
@@ -24,7 +25,7 @@ export const InitSensorDialog = (props: {
       title={t('initSensor.title', { deviceId: props.device.deviceId })}
       okText={t('initSensor.submit')}
       cancelText={t('common.cancel')}
-      okButtonProps={{ disabled: !bedEmpty }}
+      {...refusableOk(bedEmpty ? undefined : t('initSensor.confirmFirst'))}
       confirmLoading={send.pending}
       onOk={send.run}
       onCancel={props.onClose}

@@ -162,17 +162,8 @@ export const dialogButton = async (text: string): Promise<HTMLElement> =>
 export const formErrors = (): string[] =>
   [...document.querySelectorAll('.ant-form-item-explain-error')].map((e) => e.textContent ?? '');
 
-/** Hovers a disabled action (a button or a menu entry) and waits for the tooltip giving its reason. */
-export const expectRefusal = async (action: HTMLElement, reason: string) => {
-  const holder = action.closest<HTMLElement>('.refused-action') ?? action.querySelector<HTMLElement>('.refused-action');
-  if (!holder) throw new Error('the action gives no reason');
-  fireEvent.mouseEnter(holder);
-  await waitFor(() => {
-    const shown = [...document.querySelectorAll('.ant-tooltip:not(.ant-tooltip-hidden)')].map((e) => e.textContent);
-    if (!shown.includes(reason)) throw new Error(`no tooltip “${reason}” in ${JSON.stringify(shown)}`);
-  });
-  fireEvent.mouseLeave(holder);
-};
+/** Hovers a disabled action and waits for the tooltip giving its reason (shared by every screen's tests). */
+export { expectRefusal } from '../../test/refusal.ts';
 
 /** A whole provider row as queryProviderList answers it. */
 export const providerRow = (over: Partial<Provider> & Pick<Provider, 'id' | 'name'>): Provider => ({

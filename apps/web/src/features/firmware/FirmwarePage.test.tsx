@@ -375,6 +375,7 @@ describe('FirmwarePage: whitelist and progress', () => {
     expect(lastJson(api, getDeviceList.path)).toEqual({ deviceType: 52, pageNum: 1, pageSize: 10 });
     // The device already on the whitelist cannot be chosen again.
     await waitFor(() => expect(within(rowOfIn(picker, 'SLP-1001')).getByRole('checkbox')).toBeDisabled());
+    await expectRefusal(screen.getByTestId('picker-submit'), 'Tick at least one device first.');
     fireEvent.click(within(rowOfIn(picker, 'SLP-1002')).getByRole('checkbox'));
     fireEvent.click(screen.getByTestId('picker-submit'));
     await waitFor(() => expect(lastJson(api, greyDevicePost.path)).toEqual({ id: 1, deviceIds: ['SLP-1002'] }));

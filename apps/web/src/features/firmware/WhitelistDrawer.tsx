@@ -17,6 +17,7 @@ import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { actionsFor, deviceTypeLabel, type Firmware, type GreyDevice } from './firmware-model.ts';
 import { UpgradeStateCell } from './firmware-ui.tsx';
+import { refusableOk } from '../../shared/ui/Refused.tsx';
 
 type DeviceRow = EndpointResult<typeof getDeviceList>['rows'][number];
 
@@ -94,7 +95,7 @@ const DevicePicker = ({
       width={820}
       okText={t('picker.submit', { count: chosen.length })}
       cancelText={t('common.cancel')}
-      okButtonProps={{ disabled: chosen.length === 0, 'data-testid': 'picker-submit' }}
+      {...refusableOk(chosen.length === 0 ? t('picker.chooseFirst') : undefined, { 'data-testid': 'picker-submit' })}
       confirmLoading={add.isPending}
       onOk={() => add.mutate()}
       onCancel={onClose}

@@ -15,6 +15,7 @@ import { dirtyForms } from '../../shared/ui/dirty-forms.ts';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import RemindSettingPage from './RemindSettingPage.tsx';
+import { expectRefusal } from '../../test/refusal.ts';
 
 type SaveBody = EndpointRequest<typeof saveAlertLevel>;
 
@@ -148,7 +149,7 @@ describe('RemindSettingPage', () => {
         'Each alarm is read aloud 5 times, then a 10 s pause, again until it is handled, for up to 60 minutes.',
       ),
     ).toBeInTheDocument();
-    expect(saveButton()).toBeDisabled();
+    await expectRefusal(saveButton(), 'Nothing to save: nothing has changed.');
   });
 
   it('sends only what changed, says so, refreshes the settings and is clean again', async () => {

@@ -47,6 +47,7 @@ import {
   type SettingsValues,
 } from './remind-setting-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 
 /** Every value of the form, kept for fields not on screen too. Module-level: useWatch re-subscribes on a new selector. */
 const allValues = (values: SettingsValues) => values;
@@ -282,9 +283,15 @@ const SettingsForm = ({ current }: { current: AlertLevelSettings }) => {
         <TypeLevels />
       </Card>
       <Space style={{ marginTop: 16 }} wrap>
-        <Button type="primary" htmlType="submit" loading={submit.pending} disabled={!changed} data-testid="remind-save">
+        <RefusableButton
+          type="primary"
+          htmlType="submit"
+          loading={submit.pending}
+          refusal={changed ? undefined : t('refused.nothingChanged')}
+          data-testid="remind-save"
+        >
           {t('common.save')}
-        </Button>
+        </RefusableButton>
         <Button data-testid="remind-restore" onClick={restoreDefaults}>
           {t('restoreDefaults')}
         </Button>

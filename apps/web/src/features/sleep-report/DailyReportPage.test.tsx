@@ -228,7 +228,7 @@ describe('A night’s report (/sleep-report/dailyDetails/reportDetails)', () => 
     await waitFor(() => expect(none).toHaveTextContent('The report of the night of 2026-03-10 has not been made yet.'));
     // Without a report, the resident chosen in the list names the page.
     expect(within(screen.getByTestId('report-resident')).getByText('Li Wei')).toBeInTheDocument();
-    expect(screen.getByTestId('night-next')).toBeDisabled();
+    await expectRefusal(screen.getByTestId('night-next'), 'The next night’s report is not made yet.');
   });
 
   it('steps to the previous and next night, as far as the first report and the next one due', async () => {
@@ -246,7 +246,7 @@ describe('A night’s report (/sleep-report/dailyDetails/reportDetails)', () => 
     await show();
     // The window in the platform's zone: the time period has been read.
     expect(await screen.findByText(/Analysed 19:00/)).toBeInTheDocument();
-    expect(screen.getByTestId('night-previous')).toBeDisabled();
+    await expectRefusal(screen.getByTestId('night-previous'), 'There is no earlier report.');
     expect(screen.getByTestId('night-next')).toBeEnabled();
   });
 

@@ -23,6 +23,7 @@ import { residentOf, useResidentWithoutReport } from './useChosenResident.ts';
 import { useReportView, useSleepReportScope } from './view-state.ts';
 import './sleep-report.css';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { RefusableButton } from '../../shared/ui/Refused.tsx';
 
 type Period = EndpointResult<typeof timePeriod>;
 
@@ -94,18 +95,22 @@ const NightReport = ({ userId, night }: { userId: number; night: string }) => {
       resident={resident}
       extra={
         <>
-          <Button
+          <RefusableButton
             icon={<LeftOutlined />}
-            disabled={firstNight === null || night <= firstNight}
+            refusal={firstNight === null || night <= firstNight ? t('detail.noEarlier') : undefined}
             onClick={() => go(-1)}
             data-testid="night-previous"
           >
             {t('detail.previous')}
-          </Button>
-          <Button disabled={night >= lastReachable} onClick={() => go(1)} data-testid="night-next">
+          </RefusableButton>
+          <RefusableButton
+            refusal={night >= lastReachable ? t('detail.noLater') : undefined}
+            onClick={() => go(1)}
+            data-testid="night-next"
+          >
             {t('detail.next')}
             <RightOutlined />
-          </Button>
+          </RefusableButton>
           <PdfButton
             call={dailyReportPdf}
             input={{ userId, date: night, lang: i18n.language }}

@@ -4,6 +4,7 @@ import type { i18n as I18n } from 'i18next';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { ImportDialog, localProblem } from './ImportDialog.tsx';
+import { expectRefusal } from '../../test/refusal.ts';
 
 /** XHR stand-in: records what the dialog sends and answers when the test says so. */
 class FakeXhr {
@@ -92,7 +93,7 @@ describe('ImportDialog', () => {
     const { input } = open();
     fireEvent.change(input, { target: { files: [xlsx('people.csv')] } });
     expect(await screen.findByText('Only .xls and .xlsx files can be imported.')).toBeInTheDocument();
-    expect(screen.getByTestId('import-start')).toBeDisabled();
+    await expectRefusal(screen.getByTestId('import-start'), 'Choose a file first.');
     expect(FakeXhr.last).toBeNull();
   });
 

@@ -6,6 +6,7 @@ import { ApiError, download } from '../api/client.ts';
 import { upload } from '../api/upload.ts';
 import { saveFile } from './save-file.ts';
 import { useApiError } from './useApiError.ts';
+import { RefusableButton } from './Refused.tsx';
 
 /** One refused row as the server reports it (spreadsheet row number, column, reason). */
 export interface ImportProblem {
@@ -158,16 +159,16 @@ export const ImportDialog = <T extends Endpoint, U extends Endpoint>(props: Impo
               </Button>,
             ]
           : []),
-        <Button
+        <RefusableButton
           key="start"
           type="primary"
           onClick={() => void start()}
-          disabled={!file || phase.kind === 'done'}
+          refusal={!file ? t('transfer.chooseFile') : phase.kind === 'done' ? t('transfer.alreadyImported') : undefined}
           loading={busy}
           data-testid="import-start"
         >
           {t('transfer.start')}
-        </Button>,
+        </RefusableButton>,
       ]}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>

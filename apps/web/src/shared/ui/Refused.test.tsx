@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Dropdown } from 'antd';
+import { Dropdown, Modal, type ButtonProps } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
-import { RefusableButton, refusedLabel } from './Refused.tsx';
+import { RefusableButton, refusableOk, refusedLabel } from './Refused.tsx';
 
 const tooltipTexts = () =>
   [...document.querySelectorAll('.ant-tooltip:not(.ant-tooltip-hidden)')].map((e) => e.textContent);
@@ -48,5 +48,31 @@ describe('refused actions', () => {
     expect(entry).toHaveAttribute('aria-disabled', 'true');
     fireEvent.mouseEnter(entry.querySelector('.refused-action') as HTMLElement);
     await waitFor(() => expect(tooltipTexts()).toContain('Unlink it first.'));
+  });
+
+  it('disables a dialog’s OK button with its reason, and enables that same button once the reason is gone', async () => {
+    const onOk = vi.fn();
+    const dialog = (refusal?: string) => (
+      <Modal
+        open
+        title="Initialise"
+        okText="Go"
+        onOk={onOk}
+        {...refusableOk(refusal, { 'data-testid': 'ok' } as ButtonProps)}
+      >
+        body
+      </Modal>
+    );
+    const { rerender } = render(dialog('Confirm the empty bed first.'));
+    const ok = screen.getByTestId('ok');
+    expect(ok).toBeDisabled();
+    fireEvent.mouseEnter(ok.closest('.refused-action') as HTMLElement);
+    await waitFor(() => expect(tooltipTexts()).toContain('Confirm the empty bed first.'));
+    rerender(dialog());
+    expect(screen.getByTestId('ok')).toBe(ok);
+    expect(ok).toBeEnabled();
+    expect(ok.closest('.refused-action')).toBeNull();
+    fireEvent.click(ok);
+    expect(onOk).toHaveBeenCalledOnce();
   });
 });
