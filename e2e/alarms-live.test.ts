@@ -16,6 +16,7 @@ import {
   settled,
   signIn,
   stillScreenshot,
+  text,
   type BrowserSession,
 } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
@@ -122,7 +123,7 @@ describe.skipIf(!hasChromium)('alarms live on the console', () => {
     const cardOf = (page: Page) => page.locator('[data-testid^="alarm-card-"]').first();
     for (const s of [first, second]) await cardOf(s.page).waitFor({ timeout: 10_000 });
     const card = cardOf(first.page);
-    expect(await card.textContent()).toContain('Lv.1');
+    expect(await card.textContent()).toContain(text('en-US', 'alarmLevel.1'));
     expect(await card.textContent()).toContain(`Device ${radarId}: has fallen`);
     // Spoken in the console's language (voice mode 3 for level 1: repeated).
     await expect.poll(() => said(first.page), { timeout: 10_000 }).toContain(`en-US|Device ${radarId}: has fallen`);

@@ -159,13 +159,13 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     expect(lookback(PENDING)).toBeLessThan(30 * DAY + 60);
 
     const fall = within(rowOf(FALL.text));
-    const red = fall.getByText('Lv.1');
+    const red = fall.getByText('Level 1');
     expect(red).toHaveClass('ant-tag-red');
     for (const text of ['Fall', 'Building A / Floor 1 / 101 / 2', 'Li Wei', '3', formatSeconds(RAISED)]) {
       expect(fall.getByText(text)).toBeInTheDocument();
     }
     const leftBed = within(rowOf(LEFT_BED.text));
-    expect(leftBed.getByText('Lv.2')).toHaveClass('ant-tag-orange');
+    expect(leftBed.getByText('Level 2')).toHaveClass('ant-tag-orange');
     expect(leftBed.getByText('Left the bed')).toBeInTheDocument();
     expect(leftBed.getByText('Handle')).toBeInTheDocument();
   });

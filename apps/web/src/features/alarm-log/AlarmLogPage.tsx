@@ -94,7 +94,7 @@ const AlarmLogPage = () => {
           placeholder={t('filter.level')}
           allowClear
           style={{ minWidth: 160 }}
-          options={([1, 2] as const).map((level) => ({ value: level, label: t(`alarmLevel.${level}`) }))}
+          options={([1, 2] as const).map((level) => ({ value: level, label: t(`levelOption.${level}`) }))}
           onChange={(alertLevel?: 1 | 2) => filter({ alertLevel })}
         />
         <ExportButton

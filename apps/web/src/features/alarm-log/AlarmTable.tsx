@@ -49,10 +49,10 @@ const columnsOf = (
     width: 90,
     sorter: true,
     sortOrder: sortOrderOf(sort, 'alertLevel'),
-    // Lv.1 first is the useful order: ascending.
+    // Level 1 first is the useful order: ascending.
     sortDirections: ['ascend', 'descend', 'ascend'],
     render: (level: number) => {
-      const tag = levelTag(level);
+      const tag = levelTag(level, t);
       return (
         <Tag color={tag.color} data-testid={`alarm-level-${level}`}>
           {tag.text}

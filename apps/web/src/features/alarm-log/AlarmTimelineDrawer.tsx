@@ -37,7 +37,7 @@ export const AlarmTimelineDrawer = (props: { alarm: AlarmRecord; onClose: () => 
   const { t } = useTranslation('alarm-log');
   const { alarm } = props;
   const steps = useCall(alarmTimeline, { id: alarm.id });
-  const level = levelTag(alarm.alertLevel);
+  const level = levelTag(alarm.alertLevel, t);
 
   const body = () => {
     if (steps.isPending) return <Spin />;

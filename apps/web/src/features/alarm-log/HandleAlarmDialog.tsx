@@ -64,7 +64,7 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
     },
   );
 
-  const level = levelTag(alarm.alertLevel);
+  const level = levelTag(alarm.alertLevel, t);
   const place = placeOf(alarm);
   return (
     <Modal

@@ -1,5 +1,6 @@
 import type { AlarmRecord, alarmLog, AlarmType, EndpointRequest } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
 import { DATE_TIME_FORMAT } from '../../shared/ui/datetime.ts';
 
 /** The two lists of the alarm log: still open, and released (handled or cleared). */
@@ -60,6 +61,11 @@ export const placeOf = (row: Pick<AlarmRecord, 'floorArea' | 'room' | 'bunk'>): 
   return parts.length ? parts.join(' / ') : null;
 };
 
-/** The level tag: Lv.1 red (danger), anything else orange (warning). */
-export const levelTag = (level: number): { color: 'red' | 'orange'; text: string } =>
-  level === 1 ? { color: 'red', text: 'Lv.1' } : { color: 'orange', text: `Lv.${level}` };
+/**
+ * The level tag: level 1 red (danger), anything else level 2 orange (warning), named as every
+ * screen names the levels (the shell's alarmLevel.N: 一级 / 二级, Level 1 / Level 2 …).
+ */
+export const levelTag = (level: number, t: TFunction): { color: 'red' | 'orange'; text: string } =>
+  level === 1
+    ? { color: 'red', text: t('alarmLevel.1', { ns: 'translation' }) }
+    : { color: 'orange', text: t('alarmLevel.2', { ns: 'translation' }) };

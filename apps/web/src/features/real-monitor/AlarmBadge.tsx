@@ -16,7 +16,10 @@ export const AlarmBadge = ({
       data-testid={`alarm-badge-${resident.userId}`}
       style={{ marginInlineEnd: 0 }}
     >
-      {t('alarmBadge', { count: Math.max(resident.pendingAlarms, 1), level: resident.alertLevel })}
+      {t('alarmBadge', {
+        count: Math.max(resident.pendingAlarms, 1),
+        level: t(resident.alertLevel === 1 ? 'alarmLevel.1' : 'alarmLevel.2', { ns: 'translation' }),
+      })}
     </Tag>
   );
 };

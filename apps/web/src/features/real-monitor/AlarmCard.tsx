@@ -10,7 +10,7 @@ import { ClearedNote } from '../alarm-log/ClearedNote.tsx';
  */
 export const AlarmCard = ({ alarm, onHandle }: { alarm: AlarmRecord; onHandle: () => void }) => {
   const { t } = useTranslation(['real-monitor', 'alarm-log']);
-  const level = levelTag(alarm.alertLevel);
+  const level = levelTag(alarm.alertLevel, t);
   const place = placeOf(alarm);
   return (
     <Card

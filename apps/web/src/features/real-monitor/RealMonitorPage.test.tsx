@@ -64,7 +64,7 @@ describe('Real-time monitoring: focus residents (/realMonitor/index)', () => {
     expect(ada.getByTestId('heart-rate-3')).toHaveTextContent('68');
     expect(ada.getByTestId('breath-rate-3')).toHaveTextContent('15');
     expect(ada.getByTestId('movement-3')).toHaveTextContent('Movement: still');
-    expect(ada.getByTestId('alarm-badge-3')).toHaveTextContent('Lv.1 · 2 open');
+    expect(ada.getByTestId('alarm-badge-3')).toHaveTextContent('Level 1 · 2 open');
     expect(ada.getByTestId('alarm-badge-3')).toHaveClass('ant-tag-red');
 
     const ben = within(screen.getByTestId('focus-card-5'));

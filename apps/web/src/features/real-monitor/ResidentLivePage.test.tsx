@@ -123,9 +123,9 @@ describe('A resident, live (/realMonitor/resident?userId=N)', () => {
 
     const alarms = within(screen.getByTestId('resident-alarms'));
     const rows = alarms.getAllByText(ALARM.text).map((cell) => within(cell.closest('tr') as HTMLElement));
-    expect(rows[0]?.getByText('Lv.2')).toHaveClass('ant-tag-orange');
+    expect(rows[0]?.getByText('Level 2')).toHaveClass('ant-tag-orange');
     expect(rows[0]?.getByText('Handled')).toBeInTheDocument();
-    expect(rows[1]?.getByText('Lv.1')).toHaveClass('ant-tag-red');
+    expect(rows[1]?.getByText('Level 1')).toHaveClass('ant-tag-red');
     expect(rows[1]?.getByText('Pending')).toBeInTheDocument();
   });
 

@@ -15,7 +15,7 @@ export const TodayAlarms = ({ alarms }: { alarms: AlarmRecord[] }) => {
       width: 72,
       // The level under the time: the alarm's text keeps the width on a phone.
       render: (ts: number, alarm) => {
-        const tag = levelTag(alarm.alertLevel);
+        const tag = levelTag(alarm.alertLevel, t);
         return (
           <>
             <div>{dayjs.unix(ts).format('HH:mm')}</div>

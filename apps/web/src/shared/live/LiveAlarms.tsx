@@ -171,7 +171,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
           const { settings: levels, t } = latest.current;
           const popup = (alarm.alertLevel === 1 ? levels?.alertTypeL1.pc : levels?.alertTypeL2.pc) ?? true;
           if (window.innerWidth >= CONSTANTS.popupSuppressBelowPx && popup) {
-            latest.current.popUp(alarm, t('live.newAlarm', { level: alarm.alertLevel }), alarm.text);
+            latest.current.popUp(alarm, t(alarm.alertLevel === 1 ? 'live.newAlarm.1' : 'live.newAlarm.2'), alarm.text);
           }
           refresh(frame);
           return;
