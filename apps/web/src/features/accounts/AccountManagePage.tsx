@@ -22,6 +22,7 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface AccountFields {
   userName: string;
@@ -270,21 +271,14 @@ const AccountManagePage = () => {
             name="userName"
             label={t('accounts.userName')}
             extra={creating ? t('providers.accountRule') : undefined}
-            rules={[
-              { required: true, message: t('common.required') },
-              { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') },
-            ]}
+            rules={[requiredTextRule(t), { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') }]}
           >
             <Input maxLength={64} disabled={!creating} autoComplete="off" />
           </Form.Item>
-          <Form.Item
-            name="nickName"
-            label={t('accounts.nickName')}
-            rules={[{ required: true, whitespace: true, max: 64, message: t('common.required') }]}
-          >
+          <Form.Item name="nickName" label={t('accounts.nickName')} rules={[requiredTextRule(t), maxLengthRule(t, 64)]}>
             <Input maxLength={64} />
           </Form.Item>
-          <Form.Item name="role" label={t('accounts.role')} rules={[{ required: true, message: t('common.required') }]}>
+          <Form.Item name="role" label={t('accounts.role')} rules={[requiredRule(t)]}>
             <Select
               disabled={!creating}
               options={(creating ? creatable : editRow ? [editRow.role] : []).map((r) => ({
@@ -310,7 +304,7 @@ const AccountManagePage = () => {
               />
             </Form.Item>
           )}
-          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 200 }]}>
+          <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, 200)]}>
             <Input.TextArea maxLength={200} showCount rows={3} />
           </Form.Item>
         </Form>

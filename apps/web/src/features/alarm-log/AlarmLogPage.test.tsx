@@ -201,7 +201,7 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
 
     // The reason is required.
     fireEvent.click(await dialogButton('Handle'));
-    await waitFor(() => expect(formErrors()).toContain('Choose a reason.'));
+    await waitFor(() => expect(formErrors()).toContain('Required'));
     expect(requestsTo(fake, RELIEVE)).toHaveLength(0);
 
     fireEvent.click(within(form).getByText('Checked on site'));

@@ -13,6 +13,7 @@ import { api, ApiError } from '../../shared/api/client.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { formatSeconds, levelTag, placeOf } from './alarm-model.ts';
+import { maxLengthRule, requiredRule } from '../../shared/ui/form-rules.ts';
 
 interface HandleValues {
   reason: RelieveReason;
@@ -94,11 +95,7 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
         ]}
       />
       <Form {...submit.formProps} layout="vertical" data-testid="alarm-handle-form">
-        <Form.Item
-          name="reason"
-          label={t('field.reason')}
-          rules={[{ required: true, message: t('handle.reasonRequired') }]}
-        >
+        <Form.Item name="reason" label={t('field.reason')} rules={[requiredRule(t)]}>
           <Radio.Group
             orientation="vertical"
             options={RELIEVE_REASONS.map((reason) => ({ value: reason, label: t(`relieve.${reason}`) }))}
@@ -113,11 +110,7 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
             options={DEAL_RESULTS.map((result) => ({ value: result, label: t(`dealResult.${result}`) }))}
           />
         </Form.Item>
-        <Form.Item
-          name="details"
-          label={t('field.details')}
-          rules={[{ max: MAX_DETAILS, message: t('handle.detailsTooLong', { max: MAX_DETAILS }) }]}
-        >
+        <Form.Item name="details" label={t('field.details')} rules={[maxLengthRule(t, MAX_DETAILS)]}>
           <Input.TextArea
             rows={3}
             maxLength={MAX_DETAILS}

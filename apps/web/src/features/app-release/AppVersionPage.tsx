@@ -30,6 +30,7 @@ import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PackageField } from './PackageField.tsx';
 import { blankToUndefined, isBuildNumber, isStoreUrl, isVersionName, STATE_COLOR } from './release-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface AppVersionFields {
   platform: AppPlatform;
@@ -278,11 +279,7 @@ const AppVersionPage = () => {
           data-testid="app-form"
           initialValues={INITIAL_VALUES}
         >
-          <Form.Item
-            name="platform"
-            label={t('form.platform')}
-            rules={[{ required: true, message: t('common.required') }]}
-          >
+          <Form.Item name="platform" label={t('form.platform')} rules={[requiredRule(t)]}>
             <Radio.Group
               data-testid="app-form-platform"
               options={APP_PLATFORMS.map((p) => ({ value: p, label: t(`platform.${p}`) }))}
@@ -294,7 +291,7 @@ const AppVersionPage = () => {
               label={t('form.versionName')}
               extra={t('form.versionNameRule')}
               rules={[
-                { required: true, whitespace: true, message: t('common.required') },
+                requiredTextRule(t),
                 {
                   validator: (_, value?: string) =>
                     !value?.trim() || isVersionName(value.trim())
@@ -310,7 +307,7 @@ const AppVersionPage = () => {
               label={t('form.buildNumber')}
               extra={t('form.buildNumberRule')}
               rules={[
-                { required: true, whitespace: true, message: t('common.required') },
+                requiredTextRule(t),
                 {
                   validator: (_, value?: string) =>
                     !value?.trim() || isBuildNumber(value.trim())
@@ -325,10 +322,7 @@ const AppVersionPage = () => {
           <Form.Item
             name="notes"
             label={t('form.notes')}
-            rules={[
-              { required: true, whitespace: true, message: t('common.required') },
-              { max: APP_NOTES_MAX, message: t('form.notesRule', { max: APP_NOTES_MAX }) },
-            ]}
+            rules={[requiredTextRule(t), maxLengthRule(t, APP_NOTES_MAX)]}
           >
             <Input.TextArea maxLength={APP_NOTES_MAX} showCount rows={4} data-testid="app-form-notes" />
           </Form.Item>
@@ -370,7 +364,7 @@ const AppVersionPage = () => {
                 label={t('form.h5VersionName')}
                 extra={t('form.versionNameRule')}
                 rules={[
-                  { required: true, whitespace: true, message: t('common.required') },
+                  requiredTextRule(t),
                   {
                     validator: (_, value?: string) =>
                       !value?.trim() || isVersionName(value.trim())
@@ -381,11 +375,7 @@ const AppVersionPage = () => {
               >
                 <Input maxLength={APP_VERSION_NAME_MAX} />
               </Form.Item>
-              <Form.Item
-                name="h5File"
-                label={t('form.h5Package')}
-                rules={[{ required: true, message: t('common.required') }]}
-              >
+              <Form.Item name="h5File" label={t('form.h5Package')} rules={[requiredRule(t)]}>
                 <PackageField kind="h5" testId="app-form-h5-package" />
               </Form.Item>
             </>

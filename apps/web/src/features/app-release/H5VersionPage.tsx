@@ -26,6 +26,7 @@ import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PackageField } from './PackageField.tsx';
 import { isVersionName, sizeText, STATE_COLOR } from './release-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface H5Fields {
   versionName: string;
@@ -230,7 +231,7 @@ const H5VersionPage = () => {
             label={t('form.h5VersionName')}
             extra={t('form.versionNameRule')}
             rules={[
-              { required: true, whitespace: true, message: t('common.required') },
+              requiredTextRule(t),
               {
                 validator: (_, value?: string) =>
                   !value?.trim() || isVersionName(value.trim())
@@ -241,11 +242,7 @@ const H5VersionPage = () => {
           >
             <Input maxLength={APP_VERSION_NAME_MAX} placeholder="1.4.0" />
           </Form.Item>
-          <Form.Item
-            name="file"
-            label={t('form.h5Package')}
-            rules={[{ required: true, message: t('common.required') }]}
-          >
+          <Form.Item name="file" label={t('form.h5Package')} rules={[requiredRule(t)]}>
             <PackageField kind="h5" testId="h5-form-package" />
           </Form.Item>
         </Form>

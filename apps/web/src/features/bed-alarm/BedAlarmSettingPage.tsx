@@ -64,6 +64,7 @@ import {
 } from './bed-alarm-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 import { RefusableButton } from '../../shared/ui/Refused.tsx';
+import { requiredRule } from '../../shared/ui/form-rules.ts';
 
 type Setting = EndpointResult<typeof bedAlarmSetting>;
 
@@ -105,7 +106,7 @@ const useDurationText = () => {
 
 /** A whole number between the contract's limits, with the limits in the message. */
 const rangeRules = (t: TFunction, [min, max]: readonly [number, number]): FormRule[] => [
-  { required: true, message: t('rule.required') },
+  requiredRule(t),
   { type: 'integer', min, max, message: t('rule.between', { min, max }) },
 ];
 

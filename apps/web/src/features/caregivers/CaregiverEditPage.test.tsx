@@ -65,7 +65,7 @@ describe('CaregiverEditPage (domestic)', () => {
     open();
     expect(await screen.findByText('New caregiver')).toBeInTheDocument();
     save();
-    await expectErrors(['Please enter the name', 'Please enter the mobile number']);
+    await expectErrors(['Required', 'Required']);
 
     type('Caregiver name', 'Wang Fang');
     type('Mobile number', '1381234567');
@@ -74,9 +74,9 @@ describe('CaregiverEditPage (domestic)', () => {
     type('Job', 'night\tnurse');
     save();
     await expectErrors([
-      'Enter an 11-digit mainland mobile number (or + and the country code for a number abroad)',
+      'Not a valid mobile number: 11 digits for mainland China, otherwise + and the country code.',
       '6 to 64 letters or digits',
-      'Remove the control characters (such as tabs) from this field',
+      'Remove the control characters (such as tabs).',
     ]);
     expect(server.bodiesTo(INSERT)).toEqual([]);
   });

@@ -37,6 +37,7 @@ import { useCaregiverTexts } from './useCaregiverTexts.ts';
 import { useEditedCaregiver } from './useEditedCaregiver.ts';
 import { useShowAppCredentials } from './useShowAppCredentials.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { controlCharsMessage, maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 const parseId = (raw: string | null): number | null => {
   if (raw === null) return null;
@@ -83,10 +84,10 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
     () => ({
       validator: (_, value: string | undefined) =>
         value && hasControlChars(value, allowLines)
-          ? Promise.reject(new Error(t('form.controlChars')))
+          ? Promise.reject(new Error(controlCharsMessage(t)))
           : Promise.resolve(),
     });
-  const maxLength = (max: number): Rule => ({ max, message: t('form.tooLong', { max }) });
+  const maxLength = (max: number): Rule => maxLengthRule(t, max);
 
   /** What the login will be when no account name is typed: the phone as the server stores it. */
   const defaultLogin = normalisePhone(phoneOf({ countryCode, phone: phone ?? '' }, variant));
@@ -102,11 +103,7 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
       <Form.Item<CaregiverFields>
         name="name"
         label={v('field.name')}
-        rules={[
-          { required: true, whitespace: true, message: t('form.nameRequired') },
-          maxLength(LIMITS.nameMax),
-          noControl(),
-        ]}
+        rules={[requiredTextRule(t), maxLength(LIMITS.nameMax), noControl()]}
       >
         <Input maxLength={LIMITS.nameMax} autoComplete="off" />
       </Form.Item>
@@ -128,7 +125,7 @@ const CaregiverForm = ({ caregiver }: { caregiver: CaregiverRow | null }) => {
       <Form.Item<CaregiverFields> name="job" label={v('field.job')} rules={[maxLength(LIMITS.jobMax), noControl()]}>
         <Input maxLength={LIMITS.jobMax} autoComplete="off" placeholder={v('field.jobPlaceholder')} />
       </Form.Item>
-      <Form.Item<CaregiverFields> name="level" label={t('field.level')} rules={[{ required: true }]}>
+      <Form.Item<CaregiverFields> name="level" label={t('field.level')} rules={[requiredRule(t)]}>
         <Radio.Group
           optionType="button"
           options={CAREGIVER_LEVELS.map((level) => ({ value: level, label: levelLabel(level) }))}

@@ -5,6 +5,7 @@ import { phoneOf } from './caregiver-form.ts';
 import { normalisePhone } from './caregiver-model.ts';
 import { COUNTRY_CODES, regionName } from './country-codes.ts';
 import { useCaregiverTexts } from './useCaregiverTexts.ts';
+import { phoneMessage, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 const PHONE_MAX = 32;
 
@@ -14,7 +15,7 @@ const PHONE_MAX = 32;
  */
 export const PhoneField = () => {
   const { t, v, variant } = useCaregiverTexts();
-  const required = { required: true, whitespace: true, message: t('form.phoneRequired') };
+  const required = requiredTextRule(t);
 
   if (variant === 'domestic') {
     return (
@@ -28,7 +29,7 @@ export const PhoneField = () => {
             validator: (_, value: string | undefined) =>
               !value?.trim() || normalisePhone(value) !== null
                 ? Promise.resolve()
-                : Promise.reject(new Error(v('field.phoneInvalid'))),
+                : Promise.reject(new Error(phoneMessage(t))),
           },
         ]}
       >
@@ -68,7 +69,7 @@ const InternationalPhone = () => {
           noStyle
           dependencies={['countryCode']}
           rules={[
-            { required: true, whitespace: true, message: t('form.phoneRequired') },
+            requiredTextRule(t),
             ({ getFieldValue }) => ({
               validator: (_, value: string | undefined) => {
                 if (!value?.trim()) return Promise.resolve();

@@ -18,6 +18,7 @@ import {
 } from './device-model.ts';
 import { typeOptions } from './device-labels.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface DeviceFields {
   deviceId: string;
@@ -120,7 +121,7 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
           label={t('field.deviceId')}
           extra={editing ? undefined : t('form.deviceIdRule')}
           rules={[
-            { required: true, whitespace: true, message: t('form.deviceIdRequired') },
+            requiredTextRule(t),
             { pattern: DEVICE_ID_PATTERN, transform: trimmed, message: t('form.deviceIdRule') },
             { max: DEVICE_ID_MAX, transform: trimmed, message: t('form.deviceIdRule') },
           ]}
@@ -128,11 +129,7 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
           <Input maxLength={DEVICE_ID_MAX} disabled={Boolean(editing)} autoComplete="off" />
         </Form.Item>
         {!props.gatewayHost && (
-          <Form.Item
-            name="deviceType"
-            label={t('field.type')}
-            rules={[{ required: true, message: t('form.typeRequired') }]}
-          >
+          <Form.Item name="deviceType" label={t('field.type')} rules={[requiredRule(t)]}>
             <Select
               disabled={Boolean(editing)}
               options={typeOptions(t, props.types)}
@@ -142,11 +139,7 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
           </Form.Item>
         )}
         {props.chooseProvider && !editing && (
-          <Form.Item
-            name="providerId"
-            label={t('field.provider')}
-            rules={[{ required: true, message: t('form.providerRequired') }]}
-          >
+          <Form.Item name="providerId" label={t('field.provider')} rules={[requiredRule(t)]}>
             <Select
               options={providers.options}
               loading={providers.loading}
@@ -155,21 +148,13 @@ export const DeviceFormDialog = (props: DeviceFormDialogProps) => {
             />
           </Form.Item>
         )}
-        <Form.Item
-          name="name"
-          label={t('field.name')}
-          rules={[{ max: DEVICE_NAME_MAX, message: t('form.nameRule', { max: DEVICE_NAME_MAX }) }]}
-        >
+        <Form.Item name="name" label={t('field.name')} rules={[maxLengthRule(t, DEVICE_NAME_MAX)]}>
           <Input maxLength={DEVICE_NAME_MAX} />
         </Form.Item>
         <Form.Item name="commMode" label={t('field.commMode')} extra={editing ? undefined : t('form.commModeHint')}>
           <Select allowClear options={COMM_MODES.map((m) => ({ value: m, label: t(`commMode.${m}`) }))} />
         </Form.Item>
-        <Form.Item
-          name="remark"
-          label={t('common.remark')}
-          rules={[{ max: REMARK_MAX, message: t('form.remarkRule', { max: REMARK_MAX }) }]}
-        >
+        <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, REMARK_MAX)]}>
           <Input.TextArea maxLength={REMARK_MAX} showCount rows={3} />
         </Form.Item>
       </Form>

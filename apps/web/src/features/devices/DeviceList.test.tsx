@@ -160,7 +160,7 @@ describe('DeviceList: registering and editing', () => {
     fireEvent.change(within(form).getByLabelText('Device ID'), { target: { value: 'SLP 10/1' } });
     fireEvent.click(await dialogButton('Save'));
     await waitFor(() =>
-      expect(formErrors()).toEqual(['Digits, letters and - only, at most 64 characters', 'Choose the device type']),
+      expect(formErrors()).toEqual(['Digits, letters and - only, at most 64 characters', 'Required']),
     );
     expect(requestsTo(api, '/device/insertDevice')).toHaveLength(0);
   });
@@ -219,7 +219,7 @@ describe('DeviceList: registering and editing', () => {
       'M8701W · Sleep monitor',
     );
     fireEvent.click(await dialogButton('Save'));
-    await waitFor(() => expect(formErrors()).toEqual(['Choose a provider']));
+    await waitFor(() => expect(formErrors()).toEqual(['Required']));
     await choose(within(form).getByLabelText('Provider').closest('.ant-select') as HTMLElement, 'Harbour Home');
     fireEvent.click(await dialogButton('Save'));
     await waitFor(() =>

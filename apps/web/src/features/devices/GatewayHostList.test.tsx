@@ -408,7 +408,7 @@ describe('GatewayHostPage', () => {
     fireEvent.click(within(rowOf('GW-001')).getByText('Move to provider'));
     const form = await screen.findByTestId('move-form');
     fireEvent.click(await dialogButton('Move to provider'));
-    await waitFor(() => expect(formErrors()).toEqual(['Choose a provider']));
+    await waitFor(() => expect(formErrors()).toEqual(['Required']));
     await choose(form.querySelector('.ant-select') as HTMLElement, 'Harbour Home');
     fireEvent.click(await dialogButton('Move to provider'));
     await waitFor(() => expect(lastForm(api, '/he/changProvider')).toEqual({ deviceId: 'GW-001', providerId: '8' }));

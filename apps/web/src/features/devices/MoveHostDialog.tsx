@@ -6,6 +6,7 @@ import { api } from '../../shared/api/client.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import type { GatewayHostRow } from './device-model.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
+import { requiredRule } from '../../shared/ui/form-rules.ts';
 
 /** Moves a gateway host with all its sub-devices to another provider (platform administrators). */
 export const MoveHostDialog = (props: {
@@ -38,11 +39,7 @@ export const MoveHostDialog = (props: {
         {t('gateway.moveNote', { provider: props.host.providerName, count: props.host.subDevices.length })}
       </Typography.Paragraph>
       <Form {...submit.formProps} layout="vertical" data-testid="move-form">
-        <Form.Item
-          name="providerId"
-          label={t('gateway.targetProvider')}
-          rules={[{ required: true, message: t('form.providerRequired') }]}
-        >
+        <Form.Item name="providerId" label={t('gateway.targetProvider')} rules={[requiredRule(t)]}>
           <Select
             options={providers.options.filter((p) => p.value !== props.host.providerId)}
             loading={providers.loading}

@@ -17,6 +17,7 @@ import {
   type PairingReceipt,
 } from './device-model.ts';
 import { PairingProgressDialog } from './PairingProgress.tsx';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 type PairMethod = 'id' | 'button';
 interface PairFields {
@@ -118,18 +119,14 @@ export const PairSubDeviceDialog = (props: {
           label={t('field.deviceId')}
           extra={props.sub ? undefined : t('form.deviceIdRule')}
           rules={[
-            { required: true, whitespace: true, message: t('form.deviceIdRequired') },
+            requiredTextRule(t),
             { pattern: DEVICE_ID_PATTERN, transform: trimmed, message: t('form.deviceIdRule') },
             { max: DEVICE_ID_MAX, transform: trimmed, message: t('form.deviceIdRule') },
           ]}
         >
           <Input maxLength={DEVICE_ID_MAX} autoComplete="off" disabled={Boolean(props.sub)} />
         </Form.Item>
-        <Form.Item
-          name="deviceType"
-          label={t('field.type')}
-          rules={[{ required: true, message: t('form.typeRequired') }]}
-        >
+        <Form.Item name="deviceType" label={t('field.type')} rules={[requiredRule(t)]}>
           <Select
             options={typeOptions(t, props.types)}
             showSearch={{ optionFilterProp: 'label' }}
@@ -150,15 +147,11 @@ export const PairSubDeviceDialog = (props: {
               name="name"
               label={t('field.name')}
               extra={t('gateway.nameWhenAdded')}
-              rules={[{ max: DEVICE_NAME_MAX, message: t('form.nameRule', { max: DEVICE_NAME_MAX }) }]}
+              rules={[maxLengthRule(t, DEVICE_NAME_MAX)]}
             >
               <Input maxLength={DEVICE_NAME_MAX} />
             </Form.Item>
-            <Form.Item
-              name="remark"
-              label={t('common.remark')}
-              rules={[{ max: 200, message: t('form.remarkRule', { max: 200 }) }]}
-            >
+            <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, 200)]}>
               <Input.TextArea maxLength={200} showCount rows={2} />
             </Form.Item>
           </>

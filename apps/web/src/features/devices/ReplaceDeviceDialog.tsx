@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { DEVICE_ID_MAX, DEVICE_ID_PATTERN, trimmed } from './device-model.ts';
+import { requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 /**
  * Swaps a gateway host or a sub-device for a registry device of the same type that is in stock
@@ -54,7 +55,7 @@ export const ReplaceDeviceDialog = (props: {
           label={t('gateway.newDeviceId')}
           extra={t('form.deviceIdRule')}
           rules={[
-            { required: true, whitespace: true, message: t('form.deviceIdRequired') },
+            requiredTextRule(t),
             { pattern: DEVICE_ID_PATTERN, transform: trimmed, message: t('form.deviceIdRule') },
             { max: DEVICE_ID_MAX, transform: trimmed, message: t('form.deviceIdRule') },
             {

@@ -13,6 +13,7 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { typeOptions } from './device-labels.ts';
 import { blankToUndefined, DEVICE_ID_MAX, DEVICE_ID_PATTERN, trimmed, type DeviceTypeOption } from './device-model.ts';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface StockFields {
   deviceId: string;
@@ -111,18 +112,14 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
           label={t('field.deviceId')}
           extra={t('form.deviceIdRule')}
           rules={[
-            { required: true, whitespace: true, message: t('form.deviceIdRequired') },
+            requiredTextRule(t),
             { pattern: DEVICE_ID_PATTERN, transform: trimmed, message: t('form.deviceIdRule') },
             { max: DEVICE_ID_MAX, transform: trimmed, message: t('form.deviceIdRule') },
           ]}
         >
           <Input maxLength={DEVICE_ID_MAX} autoComplete="off" />
         </Form.Item>
-        <Form.Item
-          name="deviceType"
-          label={t('field.type')}
-          rules={[{ required: true, message: t('form.typeRequired') }]}
-        >
+        <Form.Item name="deviceType" label={t('field.type')} rules={[requiredRule(t)]}>
           <Select options={typeOptions(t, props.types)} showSearch={{ optionFilterProp: 'label' }} />
         </Form.Item>
         {optional('cipherId', t('field.cipherId'), CIPHER_PATTERN, t('registry.cipherRule'), 128)}
@@ -130,7 +127,7 @@ export const StockEntryDialog = (props: { types: readonly DeviceTypeOption[]; on
         {optional('imei4g', t('field.imei4g'), IMEI_PATTERN, t('registry.imeiRule'), 15)}
         {optional('iccid', t('field.iccid'), ICCID_PATTERN, t('registry.iccidRule'), 21)}
         {optional('firmwareType', t('field.firmwareType'), FIRMWARE_PATTERN, t('registry.firmwareRule'), 32)}
-        <Form.Item name="batch" label={t('field.batch')} rules={[{ max: 64 }]}>
+        <Form.Item name="batch" label={t('field.batch')} rules={[maxLengthRule(t, 64)]}>
           <Input maxLength={64} />
         </Form.Item>
         <Form.Item

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import type { StockRow } from './device-model.ts';
+import { requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 type Mode = 'generate' | 'enter';
 interface SecretFields {
@@ -123,7 +124,7 @@ export const StockSecretDialog = (props: { entry: Pick<StockRow, 'deviceId' | 'h
             label={t('field.secret')}
             extra={t('secret.rule', { min: DEVICE_SECRET_MIN, max: DEVICE_SECRET_MAX })}
             rules={[
-              { required: true, message: t('secret.required') },
+              requiredTextRule(t),
               {
                 pattern: DEVICE_SECRET_PATTERN,
                 message: t('secret.rule', { min: DEVICE_SECRET_MIN, max: DEVICE_SECRET_MAX }),

@@ -211,7 +211,7 @@ describe('FirmwarePage: upload', () => {
     await waitFor(() =>
       expect(formErrors()).toEqual(
         expect.arrayContaining([
-          'Choose the package file.',
+          'Required',
           'Numbers separated by dots, such as 2.4.10; at most 20 characters.',
           'The MD5 is 32 hexadecimal digits.',
         ]),

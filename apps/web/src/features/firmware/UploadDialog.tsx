@@ -13,6 +13,7 @@ import {
   deviceTypeOptions,
   formatSize,
 } from './firmware-model.ts';
+import { maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface UploadFields {
   file?: File;
@@ -121,19 +122,10 @@ export const UploadDialog = ({
       forceRender
     >
       <Form<UploadFields> {...submit.formProps} layout="vertical" data-testid="firmware-upload-form">
-        <Form.Item
-          name="file"
-          label={t('upload.file')}
-          extra={t('upload.fileHint')}
-          rules={[{ required: true, message: t('upload.fileRequired') }]}
-        >
+        <Form.Item name="file" label={t('upload.file')} extra={t('upload.fileHint')} rules={[requiredRule(t)]}>
           <PackageFile />
         </Form.Item>
-        <Form.Item
-          name="deviceType"
-          label={t('upload.deviceType')}
-          rules={[{ required: true, message: t('common.required') }]}
-        >
+        <Form.Item name="deviceType" label={t('upload.deviceType')} rules={[requiredRule(t)]}>
           <Select
             data-testid="firmware-upload-type"
             showSearch={{ optionFilterProp: 'label' }}
@@ -145,7 +137,7 @@ export const UploadDialog = ({
           label={t('upload.version')}
           extra={t('upload.versionRule')}
           rules={[
-            { required: true, whitespace: true, message: t('common.required') },
+            requiredTextRule(t),
             {
               validator: (_, value: string | undefined) => {
                 const text = value?.trim() ?? '';
@@ -163,7 +155,7 @@ export const UploadDialog = ({
           label={t('upload.md5')}
           extra={t('upload.md5Hint')}
           rules={[
-            { required: true, whitespace: true, message: t('common.required') },
+            requiredTextRule(t),
             {
               validator: (_, value: string | undefined) => {
                 const text = value?.trim() ?? '';
@@ -176,7 +168,7 @@ export const UploadDialog = ({
         >
           <Input maxLength={40} autoComplete="off" spellCheck={false} style={{ fontFamily: 'monospace' }} />
         </Form.Item>
-        <Form.Item name="remark" label={t('common.remark')} rules={[{ max: CONSTANTS.remarkMaxLength }]}>
+        <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, CONSTANTS.remarkMaxLength)]}>
           <Input.TextArea maxLength={CONSTANTS.remarkMaxLength} showCount rows={3} />
         </Form.Item>
       </Form>

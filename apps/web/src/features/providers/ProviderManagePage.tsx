@@ -27,6 +27,7 @@ import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
+import { maxLengthRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 interface ProviderFields {
   name: string;
@@ -290,11 +291,7 @@ const ProviderManagePage = () => {
         forceRender
       >
         <Form<ProviderFields> {...submit.formProps} layout="vertical" data-testid="provider-form">
-          <Form.Item
-            name="name"
-            label={t('providers.name')}
-            rules={[{ required: true, whitespace: true, max: 64, message: t('common.required') }]}
-          >
+          <Form.Item name="name" label={t('providers.name')} rules={[requiredTextRule(t), maxLengthRule(t, 64)]}>
             <Input maxLength={64} />
           </Form.Item>
           <Form.Item
@@ -308,10 +305,7 @@ const ProviderManagePage = () => {
             name="userName"
             label={t('providers.userName')}
             extra={t('providers.accountRule')}
-            rules={[
-              { required: true, message: t('common.required') },
-              { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') },
-            ]}
+            rules={[requiredTextRule(t), { pattern: LOGIN_ACCOUNT_PATTERN, message: t('providers.accountRule') }]}
           >
             <Input maxLength={64} disabled={!creating} autoComplete="off" />
           </Form.Item>
@@ -331,7 +325,7 @@ const ProviderManagePage = () => {
               />
             </Form.Item>
           )}
-          <Form.Item name="platformName" label={t('providers.platformName')} rules={[{ max: 20 }]}>
+          <Form.Item name="platformName" label={t('providers.platformName')} rules={[maxLengthRule(t, 20)]}>
             <Input maxLength={20} showCount />
           </Form.Item>
           {mayCall(uploadLogo, session.info?.role) && (
@@ -339,7 +333,7 @@ const ProviderManagePage = () => {
               <LogoField testId="provider-logo" />
             </Form.Item>
           )}
-          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 200 }]}>
+          <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, 200)]}>
             <Input.TextArea maxLength={200} showCount rows={3} />
           </Form.Item>
         </Form>

@@ -11,6 +11,7 @@ import { useGuardedAction } from '../../shared/ui/useGuardedAction.ts';
 import { absenceProblem } from './absence-rules.ts';
 import { formatTime, TIME_FORMAT } from './format.ts';
 import { hasControlChars, RESIDENT_LIMITS, type AbsenceRequest, type ResidentRow } from './resident-model.ts';
+import { controlCharsMessage, maxLengthRule } from '../../shared/ui/form-rules.ts';
 
 interface AbsenceFields {
   startTime?: Dayjs | null;
@@ -174,14 +175,11 @@ export const AbsenceDialog = (props: { resident: ResidentRow | null; onClose: ()
           name="reason"
           label={t('absence.reason')}
           rules={[
-            {
-              max: RESIDENT_LIMITS.absenceReasonMaxLength,
-              message: t('form.tooLong', { max: RESIDENT_LIMITS.absenceReasonMaxLength }),
-            },
+            maxLengthRule(t, RESIDENT_LIMITS.absenceReasonMaxLength),
             {
               validator: (_, value: string | undefined) =>
                 value && hasControlChars(value, true)
-                  ? Promise.reject(new Error(t('form.controlChars')))
+                  ? Promise.reject(new Error(controlCharsMessage(t)))
                   : Promise.resolve(),
             },
           ]}

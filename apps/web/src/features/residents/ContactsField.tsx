@@ -1,9 +1,24 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Col, Form, Input, Row, Select, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ContactFields } from './resident-form.ts';
-import { phoneProblem } from './resident-form.ts';
+import { phoneProblem, type PhoneProblem } from './resident-form.ts';
 import { CONTACT_RELATIONS, hasControlChars, RESIDENT_LIMITS } from './resident-model.ts';
+import {
+  controlCharsMessage,
+  maxLengthRule,
+  phoneMessage,
+  requiredRule,
+  requiredTextRule,
+} from '../../shared/ui/form-rules.ts';
+
+/** What a contact's phone problem says: the console's shared wording, the duplicate its own. */
+const PHONE_PROBLEM_TEXT: Record<PhoneProblem, (t: TFunction) => string> = {
+  required: (t) => t('common.required'),
+  invalid: phoneMessage,
+  duplicate: (t) => t('phoneProblem.duplicate'),
+};
 
 /**
  * The editable list of emergency contacts (at most 5): name, phone and relation. Phones are
@@ -27,15 +42,12 @@ export const ContactsField = () => {
                   name={[field.name, 'name']}
                   label={t('contacts.name')}
                   rules={[
-                    { required: true, whitespace: true, message: t('common.required') },
-                    {
-                      max: RESIDENT_LIMITS.contactNameMaxLength,
-                      message: t('form.tooLong', { max: RESIDENT_LIMITS.contactNameMaxLength }),
-                    },
+                    requiredTextRule(t),
+                    maxLengthRule(t, RESIDENT_LIMITS.contactNameMaxLength),
                     {
                       validator: (_, value: string | undefined) =>
                         value && hasControlChars(value)
-                          ? Promise.reject(new Error(t('form.controlChars')))
+                          ? Promise.reject(new Error(controlCharsMessage(t)))
                           : Promise.resolve(),
                     },
                   ]}
@@ -54,7 +66,7 @@ export const ContactsField = () => {
                         const all = (getFieldValue('contacts') ?? []) as ContactFields[];
                         const others = all.filter((_c, i) => i !== index).map((c) => c?.phone);
                         const problem = phoneProblem(value, others);
-                        return problem ? Promise.reject(new Error(t(`phoneProblem.${problem}`))) : Promise.resolve();
+                        return problem ? Promise.reject(new Error(PHONE_PROBLEM_TEXT[problem](t))) : Promise.resolve();
                       },
                     }),
                   ]}
@@ -63,11 +75,7 @@ export const ContactsField = () => {
                 </Form.Item>
               </Col>
               <Col xs={18} sm={6}>
-                <Form.Item
-                  name={[field.name, 'relation']}
-                  label={t('contacts.relation')}
-                  rules={[{ required: true, message: t('common.required') }]}
-                >
+                <Form.Item name={[field.name, 'relation']} label={t('contacts.relation')} rules={[requiredRule(t)]}>
                   <Select options={CONTACT_RELATIONS.map((r) => ({ value: r, label: t(`relation.${r}`) }))} />
                 </Form.Item>
               </Col>

@@ -151,7 +151,7 @@ describe('ResidentEditPage', () => {
       expect(errors()).toEqual(
         expect.arrayContaining([
           'Required',
-          'Enter the date of birth.',
+          'Required',
           'A whole number from 1 to 255 (cm).',
           'Not a valid mobile number: 11 digits for mainland China, otherwise + and the country code.',
           'At most 200 characters.',

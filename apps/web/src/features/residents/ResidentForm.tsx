@@ -19,6 +19,7 @@ import { ContactsField } from './ContactsField.tsx';
 import { BIRTH_DATE_FORMAT, birthDateProblem, type ResidentFormValues } from './resident-form.ts';
 import { hasControlChars, MEDICAL_HISTORY, RESIDENT_LIMITS } from './resident-model.ts';
 import { useCareOptions } from './useCareOptions.ts';
+import { controlCharsMessage, maxLengthRule, requiredRule, requiredTextRule } from '../../shared/ui/form-rules.ts';
 
 const half = { xs: 24, md: 12 } as const;
 
@@ -41,10 +42,10 @@ export const ResidentForm = (props: {
   const noControl = (allowBreaks: boolean) => ({
     validator: (_: unknown, value: string | undefined) =>
       value && hasControlChars(value, allowBreaks)
-        ? Promise.reject(new Error(t('form.controlChars')))
+        ? Promise.reject(new Error(controlCharsMessage(t)))
         : Promise.resolve(),
   });
-  const tooLong = (max: number) => ({ max, message: t('form.tooLong', { max }) });
+  const tooLong = (max: number) => maxLengthRule(t, max);
   const bodySize = (unit: string) => ({
     type: 'integer' as const,
     min: 1,
@@ -68,21 +69,13 @@ export const ResidentForm = (props: {
             <Form.Item
               name="name"
               label={t('field.name')}
-              rules={[
-                { required: true, whitespace: true, message: t('common.required') },
-                tooLong(RESIDENT_LIMITS.nameMaxLength),
-                noControl(false),
-              ]}
+              rules={[requiredTextRule(t), tooLong(RESIDENT_LIMITS.nameMaxLength), noControl(false)]}
             >
               <Input maxLength={RESIDENT_LIMITS.nameMaxLength} />
             </Form.Item>
           </Col>
           <Col {...half}>
-            <Form.Item
-              name="gender"
-              label={t('field.gender')}
-              rules={[{ required: true, message: t('common.required') }]}
-            >
+            <Form.Item name="gender" label={t('field.gender')} rules={[requiredRule(t)]}>
               <Radio.Group
                 options={[
                   { value: 0, label: t('gender.0') },
@@ -101,7 +94,13 @@ export const ResidentForm = (props: {
                   validator: (_, value: Dayjs | null | undefined) => {
                     const problem = birthDateProblem(value);
                     return problem
-                      ? Promise.reject(new Error(t(`birthDate.${problem}`, { max: RESIDENT_LIMITS.maxAgeYears })))
+                      ? Promise.reject(
+                          new Error(
+                            problem === 'required'
+                              ? t('common.required')
+                              : t(`birthDate.${problem}`, { max: RESIDENT_LIMITS.maxAgeYears }),
+                          ),
+                        )
                       : Promise.resolve();
                   },
                 },

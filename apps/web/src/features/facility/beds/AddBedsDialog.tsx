@@ -10,6 +10,7 @@ import { MATTRESSES, NAME_LIST_REFUSALS, PLACE_BATCH_MAX, REMARK_MAX, type Mattr
 import { nameListRules } from '../form-rules.ts';
 import { NameProblems } from '../places/NameProblems.tsx';
 import type { PlaceDialog } from '../places/place-actions.ts';
+import { maxLengthRule } from '../../../shared/ui/form-rules.ts';
 
 interface BedFields {
   name: string;
@@ -82,7 +83,7 @@ export const AddBedsDialog = (props: {
               options={MATTRESSES.map((m) => ({ value: m, label: t(`mattress.${m}`) }))}
             />
           </Form.Item>
-          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: REMARK_MAX }]}>
+          <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, REMARK_MAX)]}>
             <Input.TextArea maxLength={REMARK_MAX} showCount rows={2} />
           </Form.Item>
         </Form>

@@ -9,6 +9,7 @@ import { MATTRESSES, REMARK_MAX, type Bed, type Mattress } from '../facility-mod
 import { placeNameRules } from '../form-rules.ts';
 import { MoveConflicts } from './MoveConflicts.tsx';
 import { useDeviceOptions, useResidentOptions } from './useBedOptions.ts';
+import { maxLengthRule } from '../../../shared/ui/form-rules.ts';
 
 interface BedFields {
   name: string;
@@ -159,7 +160,7 @@ export const BedEditDialog = (props: { bed: Bed; onClose: () => void; onSaved: (
             onChange={() => setResidentSearch('')}
           />
         </Form.Item>
-        <Form.Item name="remark" label={t('common.remark')} rules={[{ max: REMARK_MAX }]}>
+        <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, REMARK_MAX)]}>
           <Input.TextArea maxLength={REMARK_MAX} showCount rows={2} />
         </Form.Item>
       </Form>

@@ -8,6 +8,13 @@ import { useFormSubmit } from '../../../shared/ui/useFormSubmit.ts';
 import { REMARK_MAX, type Community } from '../facility-model.ts';
 import { useProviderOptions } from '../useFacilityAccess.ts';
 import { COMMUNITY_LIMITS, hasControlChars, isValidPhone } from './community-rules.ts';
+import {
+  controlCharsMessage,
+  maxLengthRule,
+  phoneMessage,
+  requiredRule,
+  requiredTextRule,
+} from '../../../shared/ui/form-rules.ts';
 
 interface CommunityFields {
   name: string;
@@ -33,10 +40,10 @@ export const CommunityDialog = (props: {
   const providers = useProviderOptions(props.platform && !editing);
 
   const oneLine = (max: number): Rule[] => [
-    { max, message: t('rule.maxLength', { max }) },
+    maxLengthRule(t, max),
     {
       validator: (_, value?: string) =>
-        value && hasControlChars(value) ? Promise.reject(new Error(t('rule.controlChars'))) : Promise.resolve(),
+        value && hasControlChars(value) ? Promise.reject(new Error(controlCharsMessage(t))) : Promise.resolve(),
     },
   ];
 
@@ -93,11 +100,7 @@ export const CommunityDialog = (props: {
         }
       >
         {props.platform && !editing && (
-          <Form.Item
-            name="providerId"
-            label={t('field.provider')}
-            rules={[{ required: true, message: t('rule.providerRequired') }]}
-          >
+          <Form.Item name="providerId" label={t('field.provider')} rules={[requiredRule(t)]}>
             <Select
               showSearch={{ optionFilterProp: 'label' }}
               loading={providers.isFetching}
@@ -108,10 +111,7 @@ export const CommunityDialog = (props: {
         <Form.Item
           name="name"
           label={t('community.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('rule.communityNameRequired') },
-            ...oneLine(COMMUNITY_LIMITS.name),
-          ]}
+          rules={[requiredTextRule(t), ...oneLine(COMMUNITY_LIMITS.name)]}
         >
           <Input maxLength={COMMUNITY_LIMITS.name} autoFocus />
         </Form.Item>
@@ -129,14 +129,14 @@ export const CommunityDialog = (props: {
             {
               validator: (_, value?: string) =>
                 value?.trim() && !isValidPhone(value.trim())
-                  ? Promise.reject(new Error(t('rule.phone')))
+                  ? Promise.reject(new Error(phoneMessage(t)))
                   : Promise.resolve(),
             },
           ]}
         >
           <Input maxLength={COMMUNITY_LIMITS.phone} />
         </Form.Item>
-        <Form.Item name="remark" label={t('common.remark')} rules={[{ max: REMARK_MAX }]}>
+        <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, REMARK_MAX)]}>
           <Input.TextArea maxLength={REMARK_MAX} showCount rows={2} />
         </Form.Item>
       </Form>

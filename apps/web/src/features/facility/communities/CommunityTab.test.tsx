@@ -157,7 +157,9 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
     fireEvent.change(phone, { target: { value: '12345' } });
     fireEvent.click(within(dialog()).getByText('Save'));
     await waitFor(() =>
-      expect(fieldErrors()).toContain('Enter a valid mobile number (a Chinese mobile, or + and the country code).'),
+      expect(fieldErrors()).toContain(
+        'Not a valid mobile number: 11 digits for mainland China, otherwise + and the country code.',
+      ),
     );
     expect(server.bodies('/community/insertCommunity')).toEqual([]);
     fireEvent.change(phone, { target: { value: '+44 20 7946 0958' } });
@@ -204,7 +206,7 @@ describe('CommunityTab', { timeout: 90_000 }, () => {
     fireEvent.click(screen.getByTestId('community-create'));
     fireEvent.change(within(dialog()).getByLabelText('Community name'), { target: { value: 'Oak Lane' } });
     fireEvent.click(within(dialog()).getByText('Save'));
-    await waitFor(() => expect(fieldErrors()).toContain('Choose a provider.'));
+    await waitFor(() => expect(fieldErrors()).toContain('Required'));
     expect(server.bodies('/community/insertCommunity')).toEqual([]);
   });
 

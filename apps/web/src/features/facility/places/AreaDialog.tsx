@@ -9,6 +9,7 @@ import { REMARK_MAX, SORT_MAX } from '../facility-model.ts';
 import { placeNameRules } from '../form-rules.ts';
 import { useProviderOptions } from '../useFacilityAccess.ts';
 import type { PlaceDialog } from './place-actions.ts';
+import { maxLengthRule, requiredRule } from '../../../shared/ui/form-rules.ts';
 
 type AreaMode = Extract<PlaceDialog, { kind: 'addArea' | 'addFloor' | 'editArea' | 'editFloor' }>;
 
@@ -103,11 +104,7 @@ export const AreaDialog = (props: {
     >
       <Form<AreaFields> layout="vertical" data-testid="area-form" {...submit.formProps}>
         {askProvider && (
-          <Form.Item
-            name="providerId"
-            label={t('field.provider')}
-            rules={[{ required: true, message: t('rule.providerRequired') }]}
-          >
+          <Form.Item name="providerId" label={t('field.provider')} rules={[requiredRule(t)]}>
             <Select
               showSearch={{ optionFilterProp: 'label' }}
               loading={providers.isFetching}
@@ -127,7 +124,7 @@ export const AreaDialog = (props: {
         <Form.Item name="sort" label={t('area.sort')} extra={t('area.sortHint')}>
           <InputNumber min={0} max={SORT_MAX} precision={0} style={{ width: '100%' }} />
         </Form.Item>
-        <Form.Item name="remark" label={t('common.remark')} rules={[{ max: REMARK_MAX }]}>
+        <Form.Item name="remark" label={t('common.remark')} rules={[maxLengthRule(t, REMARK_MAX)]}>
           <Input.TextArea maxLength={REMARK_MAX} showCount rows={3} />
         </Form.Item>
       </Form>

@@ -10,6 +10,7 @@ import { NAME_LIST_REFUSALS, PLACE_BATCH_MAX, REMARK_MAX } from '../facility-mod
 import { nameListRules, placeNameRules } from '../form-rules.ts';
 import { NameProblems } from './NameProblems.tsx';
 import type { PlaceDialog } from './place-actions.ts';
+import { maxLengthRule } from '../../../shared/ui/form-rules.ts';
 
 type RoomMode = Extract<PlaceDialog, { kind: 'addRooms' | 'editRoom' }>;
 
@@ -92,7 +93,7 @@ export const RoomDialog = (props: { mode: RoomMode; onClose: () => void; onSaved
             name="remark"
             label={t('common.remark')}
             extra={adding ? t('room.remarkHint') : undefined}
-            rules={[{ max: REMARK_MAX }]}
+            rules={[maxLengthRule(t, REMARK_MAX)]}
           >
             <Input.TextArea maxLength={REMARK_MAX} showCount rows={2} />
           </Form.Item>

@@ -4,8 +4,8 @@ import { checkNameList, checkPlaceName, splitNames } from './place-names.ts';
 describe('place name rules (the server’s, checked before sending)', () => {
   it('accepts a plain name and refuses empty, long, comma and control-character names', () => {
     expect(checkPlaceName(' Building A ')).toBeNull();
-    expect(checkPlaceName('   ')).toEqual({ key: 'rule.nameRequired' });
-    expect(checkPlaceName('x'.repeat(33))).toEqual({ key: 'rule.nameTooLong', params: { max: 32 } });
+    expect(checkPlaceName('   ')).toEqual({ key: 'common.required' });
+    expect(checkPlaceName('x'.repeat(33))).toEqual({ key: 'rule.maxLength', params: { max: 32 } });
     expect(checkPlaceName('x'.repeat(32))).toBeNull();
     expect(checkPlaceName('A,B')).toEqual({ key: 'rule.nameChars' });
     expect(checkPlaceName('A，B')).toEqual({ key: 'rule.nameChars' });

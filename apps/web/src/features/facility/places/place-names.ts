@@ -17,8 +17,9 @@ const COMMA = /[,，]/;
 /** One name (area, floor, room, bed): 1 to 32 characters, no comma, no control character. */
 export const checkPlaceName = (raw: string | undefined): NameRuleProblem | null => {
   const name = (raw ?? '').trim();
-  if (!name) return { key: 'rule.nameRequired' };
-  if (name.length > PLACE_NAME_MAX) return { key: 'rule.nameTooLong', params: { max: PLACE_NAME_MAX } };
+  // The console's one wording for these rules (shared/ui/form-rules.ts).
+  if (!name) return { key: 'common.required' };
+  if (name.length > PLACE_NAME_MAX) return { key: 'rule.maxLength', params: { max: PLACE_NAME_MAX } };
   if (COMMA.test(name) || CONTROL.test(name)) return { key: 'rule.nameChars' };
   return null;
 };

@@ -10,6 +10,7 @@ import {
   type Mattress,
   type Sensitivity,
 } from '../facility-model.ts';
+import { requiredRule } from '../../../shared/ui/form-rules.ts';
 
 /** Sleep settings as the calls carry them: times as HH:mm. */
 export interface SleepValues {
@@ -72,11 +73,7 @@ export const SleepSettingsFields = ({ mattressHint }: { mattressHint?: string })
       </Form.Item>
       <Row gutter={12}>
         <Col span={12}>
-          <Form.Item
-            name="sleepTime"
-            label={t('sleep.sleepTime')}
-            rules={[{ required: true, message: t('rule.timeRequired') }]}
-          >
+          <Form.Item name="sleepTime" label={t('sleep.sleepTime')} rules={[requiredRule(t)]}>
             <TimePicker format={CLOCK} needConfirm={false} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
@@ -86,7 +83,7 @@ export const SleepSettingsFields = ({ mattressHint }: { mattressHint?: string })
             label={t('sleep.wakeTime')}
             dependencies={['sleepTime']}
             rules={[
-              { required: true, message: t('rule.timeRequired') },
+              requiredRule(t),
               ({ getFieldValue }) => ({
                 validator: (_, value?: Dayjs | null) => {
                   const sleep = getFieldValue('sleepTime') as Dayjs | null | undefined;
