@@ -103,7 +103,9 @@ export const buildServices = (deps: AppDeps) => {
   };
   const auth = buildAuthModule({ ...shared, config, signIn, log });
   const system = buildSystemModule({ ...shared, settings, transactions });
-  const facility = buildFacilityModule(shared);
+  // Devices before the facility: a bed shows its device's state, read at the devices module's front door.
+  const devices = buildDevicesModule({ ...shared, config, log, transactions });
+  const facility = buildFacilityModule({ ...shared, deviceStates: devices.services.states });
   const care = buildCareModule({ ...shared, transactions });
   const residents = buildResidentsModule({
     ...shared,
@@ -117,7 +119,6 @@ export const buildServices = (deps: AppDeps) => {
     dataDir: config.dataDir,
     database: deps.database.kind,
   });
-  const devices = buildDevicesModule({ ...shared, config, log, transactions });
   const alarms = buildAlarmsModule({
     ...shared,
     config,
@@ -137,6 +138,7 @@ export const buildServices = (deps: AppDeps) => {
     alarms: alarms.services.alarms,
     gateway: devices.services.gateway,
     live: devices.services.live.store,
+    deviceStates: devices.services.states,
     timeZone: config.timeZone,
     redisUrl: config.redisUrl,
   });

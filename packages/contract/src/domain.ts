@@ -187,6 +187,25 @@ export const DEVICE_STOCK_IMPORT_MAX = 5000;
 /** Highest algorithm mode code (one byte on the wire). */
 export const DEVICE_ALG_MODE_MAX = 255;
 
+/**
+ * The device states every screen shows, derived in one place on the server (decision 0034).
+ * Installed: `bed` linked to a bed; `host` paired with its gateway host; `reporting` online, but
+ * at no bed and under no host (a sleep monitor streaming from a bed nobody linked); `none`.
+ */
+export const DEVICE_INSTALL_STATES = ['bed', 'host', 'reporting', 'none'] as const;
+export type DeviceInstallState = (typeof DEVICE_INSTALL_STATES)[number];
+/** A gateway sub-device's pairing with its host: `pairing` / `unpairing` while a command is open. */
+export const DEVICE_PAIR_STATES = ['paired', 'pairing', 'unpairing', 'unpaired'] as const;
+export type DevicePairState = (typeof DEVICE_PAIR_STATES)[number];
+/** A sleep monitor's sensor: `initialising` while a sensor initialisation is open and nothing was measured since. */
+export const DEVICE_SENSOR_STATES = ['initialised', 'initialising', 'notInitialised'] as const;
+export type DeviceSensorState = (typeof DEVICE_SENSOR_STATES)[number];
+/** How a device reports its signal (docs/device-protocol.md): negative values are dBm, 0–100 a level in per cent. */
+export const SIGNAL_UNITS = ['dBm', 'percent'] as const;
+export type SignalUnit = (typeof SIGNAL_UNITS)[number];
+export const signalUnitOf = (signal: number | null): SignalUnit | null =>
+  signal === null ? null : signal < 0 ? 'dBm' : 'percent';
+
 /** Why a new temporary absence's times are refused (messages absence.<problem>). */
 export type AbsenceProblem = 'beforeAdmission' | 'startRange' | 'endBeforeStart' | 'endPast' | 'tooLong';
 

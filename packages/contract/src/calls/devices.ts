@@ -7,11 +7,15 @@ import {
   DEVICE_COMMAND_STATES,
   DEVICE_COMMANDS,
   DEVICE_GROUP_NAMES,
+  DEVICE_INSTALL_STATES,
+  DEVICE_PAIR_STATES,
+  DEVICE_SENSOR_STATES,
   DEVICE_NAME_MAX,
   DEVICE_SECRET_MAX,
   DEVICE_SECRET_MIN,
   DEVICE_SECRET_PATTERN,
   DEVICE_STOCK_IMPORT_MAX,
+  SIGNAL_UNITS,
 } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
@@ -139,6 +143,41 @@ export type DeviceAddInput = z.input<typeof DeviceAddInputSchema>;
 
 const time = z.string().describe('ISO 8601');
 
+/**
+ * A device's state as every screen shows it: one derivation on the server (decision 0034) from
+ * what the device reports (online as the gateway decides it), its bed or gateway host, its open
+ * commands and its recent vitals.
+ */
+export const DeviceStateSchema = z.object({
+  online: z.boolean().describe('As the device gateway decides it now (docs/device-protocol.md "Online and offline")'),
+  lastSeenTime: time.nullable(),
+  installed: z.boolean().describe('installState is not none'),
+  installState: z
+    .enum(DEVICE_INSTALL_STATES)
+    .describe(
+      'bed: linked to a bed; host: paired with its gateway host; reporting: online but at no bed and under no host; none',
+    ),
+  paired: z.boolean().describe('pairState is paired'),
+  pairState: z
+    .enum(DEVICE_PAIR_STATES)
+    .nullable()
+    .describe(
+      'A gateway sub-device\u2019s pairing (null for other devices); a sensor heard through its host is paired',
+    ),
+  sensorInitialised: z.boolean().describe('sensorState is initialised'),
+  sensorState: z
+    .enum(DEVICE_SENSOR_STATES)
+    .nullable()
+    .describe(
+      'A sleep monitor\u2019s sensor (null for other devices): initialised once the device acknowledged an ' +
+        'initialisation, or while it measures (vitals in the last 24 hours)',
+    ),
+  battery: z.number().int().nullable().describe('Per cent'),
+  signal: z.number().int().nullable().describe('In signalUnit'),
+  signalUnit: z.enum(SIGNAL_UNITS).nullable().describe('dBm (negative values) or percent (a 0\u2013100 level)'),
+});
+export type DeviceState = z.infer<typeof DeviceStateSchema>;
+
 export const DeviceRowSchema = z.object({
   id: z.number().int(),
   deviceId: z.string(),
@@ -149,15 +188,19 @@ export const DeviceRowSchema = z.object({
   group: z.enum(DEVICE_GROUP_NAMES),
   name: z.string().nullable(),
   commMode: commMode.nullable(),
-  online: z.boolean(),
+  online: DeviceStateSchema.shape.online,
   lastSeenTime: time.nullable(),
   firmwareVersion: z.string().nullable(),
   hardwareVersion: z.string().nullable(),
-  signal: z.number().int().nullable(),
-  battery: z.number().int().nullable(),
-  installed: z.boolean(),
-  paired: z.boolean(),
-  sensorInitialised: z.boolean(),
+  signal: DeviceStateSchema.shape.signal,
+  battery: DeviceStateSchema.shape.battery,
+  installed: DeviceStateSchema.shape.installed,
+  paired: DeviceStateSchema.shape.paired,
+  sensorInitialised: DeviceStateSchema.shape.sensorInitialised,
+  installState: DeviceStateSchema.shape.installState,
+  pairState: DeviceStateSchema.shape.pairState,
+  sensorState: DeviceStateSchema.shape.sensorState,
+  signalUnit: DeviceStateSchema.shape.signalUnit,
   sensitivity: z.number().int().nullable(),
   reportInterval: z.number().int().nullable().describe('Requested reporting interval (seconds)'),
   algMode: z.number().int().nullable().describe('Requested algorithm mode'),
@@ -209,7 +252,11 @@ export const DeviceSubRowSchema = DeviceRowSchema.pick({
   lastSeenTime: true,
   battery: true,
   signal: true,
+  signalUnit: true,
   paired: true,
+  pairState: true,
+  installed: true,
+  installState: true,
   pendingCommands: true,
 });
 export const DeviceHostRowSchema = DeviceRowSchema.extend({ subDevices: z.array(DeviceSubRowSchema) });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONFIRM_MOVE_KEY, MATTRESSES, PLACE_BATCH_MAX, PLACE_NAME_MAX } from '../domain.ts';
 import { defineCall, type CallDef } from '../call.ts';
 import { flag, intId, nothing, pageOf, pageQuery, remark } from './common.ts';
+import { DeviceStateSchema } from './devices.ts';
 
 /**
  * Calls of the facility domain (issue 4): the address hierarchy area/building → floor/unit →
@@ -98,7 +99,8 @@ export const BunkSchema = z.object({
   mattress: mattress,
   deviceId: z.string().nullable().describe('Device ID of the linked device'),
   deviceType: z.number().int().nullable(),
-  deviceOnline: z.boolean().nullable(),
+  deviceOnline: z.boolean().nullable().describe('deviceState.online; null: no device'),
+  deviceState: DeviceStateSchema.nullable().describe('The linked device\u2019s state, as the device list shows it'),
   userId: z.number().int().nullable().describe('The resident in the bed'),
   userName: z.string().nullable().describe("The resident's name"),
   remark: z.string().nullable(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.ts';
 import { ALARM_HANDLERS, AlarmRecordSchema } from './alarms.ts';
 import { intId, nothing, pageOf, pageQuery } from './common.ts';
+import { DeviceStateSchema } from './devices.ts';
 import type { Role } from '../roles.ts';
 import { LIVE_STATES, MONITOR_LIMITS } from '../monitor-constants.ts';
 
@@ -11,7 +12,7 @@ const auth = ALARM_HANDLERS as readonly [Role, ...Role[]];
 export const LiveVitalsSchema = z.object({
   userId: z.number().int().describe('Resident id'),
   deviceId: z.string().describe("The bed's sleep monitor"),
-  online: z.boolean(),
+  online: z.boolean().describe('The sleep monitor\u2019s online state, as every list shows it (decision 0034)'),
   inBed: z.boolean().nullable().describe('null: not known (no sample yet, or offline)'),
   heartRate: z.number().int().nullable().describe('Beats per minute; null or 0: not measured'),
   breathRate: z.number().int().nullable().describe('Breaths per minute; null or 0: not measured'),
@@ -49,9 +50,19 @@ export type LiveResident = z.infer<typeof LiveResidentSchema>;
 export const LiveDeviceSchema = z.object({
   deviceId: z.string(),
   deviceType: z.number().int().describe('Device-type catalogue code'),
-  online: z.boolean(),
+  online: DeviceStateSchema.shape.online,
   battery: z.number().int().nullable().describe('Percent, when the device reports it'),
   lastSeen: z.number().int().nullable().describe('Unix seconds'),
+  ...DeviceStateSchema.pick({
+    installed: true,
+    installState: true,
+    paired: true,
+    pairState: true,
+    sensorInitialised: true,
+    sensorState: true,
+    signal: true,
+    signalUnit: true,
+  }).shape,
 });
 export type LiveDevice = z.infer<typeof LiveDeviceSchema>;
 

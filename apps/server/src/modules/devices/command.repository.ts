@@ -175,6 +175,46 @@ export class CommandRepository {
       .returning();
   }
 
+  /**
+   * The latest command of a kind for each device (force_init: what a sensor's state is read from),
+   * whatever its state.
+   */
+  async latestOf(db: Executor, deviceRowIds: readonly number[], command: string): Promise<CommandRecord[]> {
+    if (!deviceRowIds.length) return [];
+    return db
+      .selectDistinctOn([deviceCommands.deviceRowId])
+      .from(deviceCommands)
+      .where(and(inArray(deviceCommands.deviceRowId, [...deviceRowIds]), eq(deviceCommands.command, command)))
+      .orderBy(deviceCommands.deviceRowId, desc(deviceCommands.id));
+  }
+
+  /**
+   * The latest pairing command (pair, pair_scan or unpair) of each host for each of the named
+   * sub-devices, whatever its state: what a sub-device's pairing state is read from.
+   */
+  async latestPairings(
+    db: Executor,
+    hostRowIds: readonly number[],
+    subDeviceIds: readonly string[],
+  ): Promise<(CommandRecord & { subDeviceId: string | null })[]> {
+    if (!hostRowIds.length || !subDeviceIds.length) return [];
+    const rows = await db
+      .selectDistinctOn([deviceCommands.deviceRowId, namedSubDevice], {
+        command: deviceCommands,
+        subDeviceId: namedSubDevice,
+      })
+      .from(deviceCommands)
+      .where(
+        and(
+          inArray(deviceCommands.deviceRowId, [...hostRowIds]),
+          inArray(deviceCommands.command, ['pair', 'pair_scan', 'unpair']),
+          inArray(namedSubDevice, [...subDeviceIds]),
+        ),
+      )
+      .orderBy(deviceCommands.deviceRowId, namedSubDevice, desc(deviceCommands.id));
+    return rows.map((r) => ({ ...r.command, subDeviceId: r.subDeviceId }));
+  }
+
   async update(db: Executor, id: number, values: Partial<typeof deviceCommands.$inferInsert>): Promise<void> {
     await db.update(deviceCommands).set(values).where(eq(deviceCommands.id, id));
   }

@@ -60,6 +60,21 @@ const listColumns = {
   subDeviceCount: sql<number>`(select count(*)::int from ${devices} as "sub_count" where "sub_count"."gateway_id" = ${devices.id})`,
 };
 
+/** A device's own facts its state is derived from (device-state.ts), and what the database holds of its reports. */
+const stateColumns = {
+  device: devices,
+  stored: {
+    online: liveOnline,
+    lastSeenAt: listColumns.live.lastSeenAt,
+    battery: listColumns.live.battery,
+    signal: listColumns.live.signal,
+    /** A row of its own in device_live_state: the gateway heard it. */
+    heard: sql<boolean>`${live.deviceId} is not null`,
+  },
+  atBed: sql<boolean>`exists (select 1 from ${beds} where ${beds.deviceId} = ${devices.id} and ${beds.providerId} = ${devices.providerId})`,
+};
+export type DeviceStateRecord = Awaited<ReturnType<DeviceRepository['stateFacts']>>[number];
+
 /** Devices: the only SQL on the device table. */
 export class DeviceRepository {
   async findBySerial(db: Executor, deviceId: string, lock = false): Promise<DeviceRecord | undefined> {
@@ -190,6 +205,16 @@ export class DeviceRepository {
       .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)))
       .where(where);
     return { rows, total: total?.n ?? 0 };
+  }
+
+  /** The devices named (by device ID) with what their state is derived from. */
+  async stateFacts(db: Executor, deviceIds: readonly string[]) {
+    if (!deviceIds.length) return [];
+    return db
+      .select(stateColumns)
+      .from(devices)
+      .leftJoin(live, withLiveState)
+      .where(inArray(devices.deviceId, [...new Set(deviceIds)]));
   }
 
   /** Sub-devices of the given hosts, in id order. */

@@ -32,6 +32,8 @@ import {
   typeOf,
 } from './device.policy.ts';
 import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
+import type { DeviceState } from './device-state.ts';
+import { storedReport, type DeviceStates } from './device-state.service.ts';
 import { FirmwareRepository } from '../firmware/firmware.repository.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';
@@ -94,6 +96,7 @@ export class DeviceService {
     private readonly commands: CommandService,
     private readonly telecom: TelecomSyncService,
     private readonly providers: ProviderService,
+    private readonly states: DeviceStates,
   ) {}
 
   /** Providers a list or count covers: a visible provider asked for, the chosen one, or the whole scope. */
@@ -137,17 +140,29 @@ export class DeviceService {
       tx,
       rows.map((r) => r.device.id),
     );
-    return rows.map((r) =>
-      this.presentRow(
+    const states = await this.states.ofRows(
+      rows.map((r) => ({
+        device: r.device,
+        stored: storedReport({ ...r.live, heard: false }),
+        atBed: r.bedId !== null,
+      })),
+      tx,
+    );
+    return rows.map((r) => {
+      const state = states.get(r.device.deviceId);
+      if (!state) throw new Error(`no state derived for ${r.device.deviceId}`);
+      return this.presentRow(
         r,
+        state,
         [...(open.get(r.device.id) ?? []), ...(pairings.get(r.device.deviceId) ?? [])],
         upgrades.get(r.device.id) ?? null,
-      ),
-    );
+      );
+    });
   }
 
   private presentRow(
     r: DeviceListRecord,
+    state: DeviceState,
     pendingCommands: readonly AnyCommand[],
     firmwareUpgrade: { version: string; state: UpgradeState; progress: number } | null,
   ) {
@@ -163,15 +178,19 @@ export class DeviceService {
       group: deviceGroupOf(type.kind),
       name: d.name,
       commMode: d.commMode as DeviceCommMode | null,
-      online: r.live.online,
-      lastSeenTime: r.live.lastSeenAt?.toISOString() ?? null,
+      online: state.online,
+      lastSeenTime: state.lastSeenAt?.toISOString() ?? null,
       firmwareVersion: r.live.firmwareVersion,
       hardwareVersion: r.live.hardwareVersion,
-      signal: r.live.signal,
-      battery: r.live.battery,
-      installed: d.installed,
-      paired: d.paired,
-      sensorInitialised: d.sensorInitialised,
+      signal: state.signal,
+      signalUnit: state.signalUnit,
+      battery: state.battery,
+      installed: state.installed,
+      installState: state.installState,
+      paired: state.paired,
+      pairState: state.pairState,
+      sensorInitialised: state.sensorInitialised,
+      sensorState: state.sensorState,
       sensitivity: d.sensitivity,
       reportInterval: d.reportInterval,
       algMode: d.algMode,

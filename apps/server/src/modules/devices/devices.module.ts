@@ -12,9 +12,11 @@ import { deviceSheetHandlers } from './device-sheet.routes.ts';
 import { deviceHandlers } from './device.routes.ts';
 import { DeviceSheetService } from './device-sheet.service.ts';
 import { DeviceService } from './device.service.ts';
+import { DeviceStates } from './device-state.service.ts';
 import { GatewayService } from './gateway.service.ts';
 import { LiveStateStore } from './live/live-state.ts';
 import { LiveStateWriter } from './live/live-state.writer.ts';
+import { MeasuredVitals } from './live/measured-vitals.ts';
 import { RawRetention, rawRetentionPart } from './raw/raw-retention.ts';
 import { rawDataHandlers } from './raw/raw.routes.ts';
 import { RawDataService } from './raw/raw.service.ts';
@@ -32,30 +34,33 @@ export interface DeviceDeps {
   log: Log;
 }
 
-const buildCore = (deps: DeviceDeps, store: LiveStateStore) => {
+const buildCore = (deps: DeviceDeps, commands: CommandService, states: DeviceStates) => {
   const { db, clock, config, audit, providers } = deps;
   const platform = config.telecom ? new HttpTelecomPlatform(config.telecom) : null;
   const telecom = new TelecomSyncService(db, clock, platform);
-  const commands = new CommandService(db, clock, audit, (deviceId) => store.get(deviceId)?.online);
   const stock = new StockService(db, clock, audit);
-  const devices = new DeviceService(db, clock, audit, commands, telecom, providers);
-  const gateways = new GatewayService(db, clock, audit, devices, commands, providers, telecom);
-  return { stock, devices, gateways, commands, telecom };
+  const devices = new DeviceService(db, clock, audit, commands, telecom, providers, states);
+  const gateways = new GatewayService(db, clock, audit, devices, commands, providers, telecom, states);
+  return { stock, devices, gateways, commands, telecom, states };
 };
 export type DeviceServices = ReturnType<typeof buildCore>;
 
 /** The devices module's services, wired once (the composition root keeps one reference). */
 export const buildDeviceServices = (deps: DeviceDeps) => {
   const store = new LiveStateStore();
-  const core = buildCore(deps, store);
+  const commands = new CommandService(deps.db, deps.clock, deps.audit, (deviceId) => store.get(deviceId)?.online);
   const live = { store, writer: new LiveStateWriter(deps.db, store, deps.clock) };
+  const gateway = buildDeviceGateway({ ...deps, commands, live });
+  /** Every screen's device state (decision 0034): other modules read it here, never from the tables. */
+  const states = new DeviceStates(deps.db, deps.clock, store, new MeasuredVitals(gateway.feed));
+  const core = buildCore(deps, commands, states);
   return {
     ...core,
     sheets: new DeviceSheetService(deps.db, core),
     /** What devices report every second, in memory, written in batches (started by the app's lifecycle). */
     live,
     /** The device gateway: broker, ingest, online/offline and command delivery (background parts). */
-    gateway: buildDeviceGateway({ ...deps, commands: core.commands, live }),
+    gateway,
     /** Original (raw) data: the calls' service and the retention (a background part); the
      * sleep monitors' seconds are kept for the same period. */
     raw: {

@@ -9,6 +9,7 @@ import type { CommandService } from './command.service.ts';
 import { assertNotOnBed, visibleDevice } from './device-access.ts';
 import { codesOfGroup, defaultCommMode, isGatewayHost, typeOf } from './device.policy.ts';
 import type { DeviceAdd, DeviceService } from './device.service.ts';
+import type { DeviceStates } from './device-state.service.ts';
 import { PairingService } from './pairing/pairing.service.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -31,8 +32,9 @@ export class GatewayService {
     private readonly commands: CommandService,
     private readonly providers: ProviderService,
     private readonly telecom: TelecomSyncService,
+    private readonly states: DeviceStates,
   ) {
-    this.pairing = new PairingService(db, devices, commands);
+    this.pairing = new PairingService(db, devices, commands, states);
   }
 
   /** Hosts with their sub-devices. */
@@ -63,13 +65,17 @@ export class GatewayService {
     );
     const open = await this.commands.openOf(subs.map((s) => s.id));
     const pairings = await this.commands.openPairingsOf(hosts.map((h) => h.id));
+    const states = await this.states.of(subs.map((s) => s.deviceId));
     return {
       rows: hosts.map((h) => ({
         ...h,
         subDevices: subs
           .filter((s) => s.gatewayId === h.id && s.providerId === h.providerId)
-          .map((s) => {
+          .flatMap((s) => {
             const type = typeOf(s.typeCode);
+            const state = states.get(s.deviceId);
+            // Deleted since the list was read: not shown.
+            if (!state) return [];
             return {
               id: s.id,
               deviceId: s.deviceId,
@@ -77,11 +83,15 @@ export class GatewayService {
               model: type.model,
               kind: type.kind,
               name: s.name,
-              online: s.online,
-              lastSeenTime: s.lastSeenAt?.toISOString() ?? null,
-              battery: s.battery,
-              signal: s.signal,
-              paired: s.paired,
+              online: state.online,
+              lastSeenTime: state.lastSeenAt?.toISOString() ?? null,
+              battery: state.battery,
+              signal: state.signal,
+              signalUnit: state.signalUnit,
+              paired: state.paired,
+              pairState: state.pairState,
+              installed: state.installed,
+              installState: state.installState,
               pendingCommands: [...(open.get(s.id) ?? []), ...(pairings.get(s.deviceId) ?? [])],
             };
           }),

@@ -66,7 +66,6 @@ const bedColumns = {
   deviceRowId: beds.deviceId,
   deviceId: devices.deviceId,
   deviceType: devices.typeCode,
-  deviceOnline: devices.online,
   userId: beds.residentId,
   userName: residents.name,
   remark: beds.remark,
@@ -87,7 +86,6 @@ export interface BedView {
   deviceRowId: number | null;
   deviceId: string | null;
   deviceType: number | null;
-  deviceOnline: boolean | null;
   userId: number | null;
   userName: string | null;
   remark: string | null;

@@ -3,7 +3,8 @@ import type { Db, Executor } from '../../db/database.ts';
 import { notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
-import { FacilityQueryRepository, type BedFilter, type Counts } from './facility-query.repository.ts';
+import type { DeviceStateReader } from '../devices/device-state.service.ts';
+import { FacilityQueryRepository, type BedFilter, type BedView, type Counts } from './facility-query.repository.ts';
 import { addCounts, countsOf, mattressOf, toArea, toBunk, toRoom, withFree } from './facility.present.ts';
 import { bedPathKey } from './facility.policy.ts';
 import { PlaceRepository } from './place.repository.ts';
@@ -31,7 +32,20 @@ export class FacilityViewService {
   private readonly queries = new FacilityQueryRepository();
   private readonly places = new PlaceRepository();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The devices module's device states: a bed's device shows as the device list shows it. */
+    private readonly devices: DeviceStateReader,
+  ) {}
+
+  /** Beds as the calls answer them, each device with its state (decision 0034). */
+  private async present(rows: readonly BedView[], executor: Executor = this.db): Promise<Bunk[]> {
+    const states = await this.devices.answers(
+      rows.flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])),
+      executor,
+    );
+    return rows.map((r) => toBunk(r, r.deviceId === null ? null : (states.get(r.deviceId) ?? null)));
+  }
 
   /**
    * Providers a list shows: the one asked for when the caller sees it (none otherwise, as for a
@@ -140,7 +154,7 @@ export class FacilityViewService {
   async bedsOfRoom(caller: Caller, roomId: number): Promise<Bunk[]> {
     const room = await this.places.room(this.db, roomId);
     if (!room || !canSeeProvider(caller.scope, room.providerId)) throw notFound();
-    return (await this.queries.beds(this.db, { providerIds: [room.providerId], roomId })).rows.map(toBunk);
+    return this.present((await this.queries.beds(this.db, { providerIds: [room.providerId], roomId })).rows);
   }
 
   async bedList(caller: Caller, q: BedListQuery) {
@@ -153,25 +167,27 @@ export class FacilityViewService {
       hasDevice: q.hasDevice,
     };
     const { rows, total } = await this.queries.beds(this.db, filter, pageOf(q));
-    return { rows: rows.map(toBunk), total };
+    return { rows: await this.present(rows), total };
   }
 
   async bedsByRoomName(caller: Caller, q: { roomName: string; areaId?: number | undefined }): Promise<Bunk[]> {
     const filter = { providerIds: this.providersFor(caller), roomName: q.roomName, areaId: q.areaId };
-    return (await this.queries.beds(this.db, filter)).rows.map(toBunk);
+    return this.present((await this.queries.beds(this.db, filter)).rows);
   }
 
   /** Every bed of one provider by its path (case-insensitive names): imports name beds by path. */
-  async bedsByPath(providerId: number, executor: Executor = this.db): Promise<Map<string, Bunk>> {
+  async bedsByPath(providerId: number, executor: Executor = this.db): Promise<Map<string, BedView>> {
     const { rows } = await this.queries.beds(executor, { providerIds: [providerId] });
-    return new Map(rows.map(toBunk).map((b) => [bedPathKey(b.areaName, b.floorName, b.roomName, b.name), b] as const));
+    return new Map(rows.map((b) => [bedPathKey(b.areaName, b.floorName, b.roomName, b.name), b] as const));
   }
 
   /** One bed as the wire shows it (after a save). */
   async bed(id: number, executor: Executor = this.db): Promise<Bunk> {
     const [row] = (await this.queries.beds(executor, { providerIds: null, ids: [id] })).rows;
     if (!row) throw notFound();
-    return toBunk(row);
+    const [bunk] = await this.present([row], executor);
+    if (!bunk) throw new Error('unreachable: one bed presented');
+    return bunk;
   }
 
   /** Options of the bed forms and the area → floor → room → bed picker. */

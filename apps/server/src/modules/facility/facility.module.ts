@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { DeviceStateReader } from '../devices/device-state.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { bedSheetHandlers } from './bed-sheet.routes.ts';
 import { buildFacility, type Facility } from './facility.ts';
@@ -12,13 +13,15 @@ export interface FacilityDeps {
   clock: Clock;
   audit: AuditService;
   providers: ProviderService;
+  /** The devices module's front door to device state: beds show their device as the device list does. */
+  deviceStates: DeviceStateReader;
 }
 
 /** The facility module: places, their views, bed occupancy (other modules call it) and bed spreadsheets. */
 export const buildFacilityModule = (
   deps: FacilityDeps,
 ): Module<Facility, ReturnType<typeof facilityHandlers> & ReturnType<typeof bedSheetHandlers>> => {
-  const services = buildFacility(deps.db, deps.clock, deps.audit, deps.providers);
+  const services = buildFacility(deps.db, deps.clock, deps.audit, deps.providers, deps.deviceStates);
   return {
     services,
     handlers: {

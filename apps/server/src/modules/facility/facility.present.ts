@@ -24,7 +24,8 @@ export const addCounts = (a: Counts, b: Counts | undefined): Counts => ({
 
 export const withFree = (c: Counts) => ({ ...c, freeCount: c.bedCount - c.occupiedCount });
 
-export const toBunk = (v: BedView): Bunk => ({
+/** A bed as the calls answer it, with its device's state (null: no device). */
+export const toBunk = (v: BedView, deviceState: Bunk['deviceState']): Bunk => ({
   id: v.id,
   providerId: v.providerId,
   providerName: v.providerName,
@@ -38,7 +39,8 @@ export const toBunk = (v: BedView): Bunk => ({
   mattress: mattressOf(v.mattress),
   deviceId: v.deviceId,
   deviceType: v.deviceType,
-  deviceOnline: v.deviceOnline,
+  deviceOnline: deviceState?.online ?? null,
+  deviceState,
   userId: v.userId,
   userName: v.userName,
   remark: v.remark,

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { DeviceStateReader } from '../devices/device-state.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { BedSheetService } from './bed-sheet.service.ts';
 import { FacilityViewService } from './facility-view.service.ts';
@@ -12,9 +13,15 @@ import { PlaceService } from './place.service.ts';
  * summary), `occupancy` (bed links and the resident lifecycle; other modules call it) and
  * `sheets` (bed spreadsheets).
  */
-export const buildFacility = (db: Db, clock: Clock, audit: AuditService, providers: ProviderService) => {
+export const buildFacility = (
+  db: Db,
+  clock: Clock,
+  audit: AuditService,
+  providers: ProviderService,
+  devices: DeviceStateReader,
+) => {
   const occupancy = new OccupancyService(db, clock, audit);
-  const view = new FacilityViewService(db);
+  const view = new FacilityViewService(db, devices);
   const places = new PlaceService(db, clock, audit, occupancy, view, (ids, tx) => providers.existing(ids, tx));
   const sheets = new BedSheetService(db, places, occupancy, view);
   return { places, view, occupancy, sheets };

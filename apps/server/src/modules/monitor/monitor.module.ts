@@ -8,6 +8,7 @@ import type { AlarmService } from '../alarms/alarm.service.ts';
 import { minuteOfDayIn } from '../alarms/local-time.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
+import type { DeviceStateReader } from '../devices/device-state.service.ts';
 import type { LiveStateStore } from '../devices/live/live-state.ts';
 import { ConsoleSockets } from './console-sockets.ts';
 import { monitorHandlers } from './monitor.routes.ts';
@@ -24,6 +25,8 @@ export interface MonitorDeps {
   alarms: AlarmService;
   gateway: Pick<DeviceGateway, 'feed' | 'directory'>;
   live: LiveStateStore;
+  /** The devices module's front door to device state (decision 0034). */
+  deviceStates: DeviceStateReader;
   timeZone: string;
   /** Set with several instances: vitals are exchanged over Redis. */
   redisUrl?: string | undefined;
@@ -52,7 +55,7 @@ export const buildMonitorModule = (
     clock: deps.clock,
     events: deps.events,
     hub: vitals,
-    live: deps.live,
+    deviceStates: deps.deviceStates,
     alarms: deps.alarms,
     minuteOfDay: minuteOfDayIn(deps.timeZone),
   });

@@ -3,6 +3,7 @@ import {
   type AlarmRecord,
   type CallParsed,
   type Calls,
+  type DeviceState,
   type Language,
   type LiveDevice,
   type LiveResident,
@@ -17,7 +18,7 @@ import type { EventStream } from '../../core/events.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
 import { transact } from '../../db/transactions.ts';
-import type { LiveState } from '../devices/live/live-state.ts';
+import type { DeviceStateReader } from '../devices/device-state.service.ts';
 import { localDate } from '../residents/resident.policy.ts';
 import { visible } from '../residents/visible.ts';
 import { FocusRepository } from './focus.repository.ts';
@@ -47,9 +48,9 @@ export interface MonitorServiceDeps {
   db: Db;
   clock: Clock;
   events: EventStream;
-  hub: Pick<VitalsHub, 'vitalsOf' | 'device'>;
-  /** The gateway's live state of devices heard since start. */
-  live: { get(deviceId: string): LiveState | undefined };
+  hub: Pick<VitalsHub, 'vitalsOf'>;
+  /** The devices module's device states: the resident page shows devices as the device list does. */
+  deviceStates: DeviceStateReader;
   alarms: { ofResidentSince(caller: Caller, residentId: number, since: Date, lang: Language): Promise<AlarmRecord[]> };
   /** The minute of the day in the installation's time zone (today's alarms start at its midnight). */
   minuteOfDay: (at: Date) => number;
@@ -159,7 +160,16 @@ export class MonitorService {
       breathRate: roundTenth(m.rrAvg),
       inBedSeconds: m.inBedSeconds,
     }));
-    return { resident, devices: devices.map((d) => this.liveDevice(d)), history, alarmsToday };
+    const states = await this.deps.deviceStates.answers(devices.map((d) => d.deviceId));
+    return {
+      resident,
+      devices: devices.flatMap((d) => {
+        const state = states.get(d.deviceId);
+        return state ? [liveDevice(d, state)] : [];
+      }),
+      history,
+      alarmsToday,
+    };
   }
 
   /** Of these residents, those the caller's list scope shows, in the order given, each once. */
@@ -210,26 +220,28 @@ export class MonitorService {
     );
   }
 
-  /** A device's state: the newer of memory and the last write; online as the hub last heard it. */
-  private liveDevice(d: PlacedDevice): LiveDevice {
-    const memory = this.deps.live.get(d.deviceId);
-    const newer = memory && (!d.lastSeenAt || memory.lastSeenAt >= d.lastSeenAt) ? memory : undefined;
-    const heard = this.deps.hub.device(d.deviceId);
-    const seen = Math.max(newer?.lastSeenAt.getTime() ?? d.lastSeenAt?.getTime() ?? 0, heard?.sample?.receivedAt ?? 0);
-    return {
-      deviceId: d.deviceId,
-      deviceType: d.typeCode,
-      online: heard?.online ?? newer?.online ?? d.online ?? false,
-      battery: newer ? newer.battery : d.battery,
-      lastSeen: seen > 0 ? Math.floor(seen / 1000) : null,
-    };
-  }
-
   /** Midnight of today in the installation's time zone. */
   private startOfToday(now: Date): Date {
     const minute = Math.floor(now.getTime() / 60_000) * 60_000;
     return new Date(minute - this.deps.minuteOfDay(now) * 60_000);
   }
 }
+
+/** A device of the resident's bed or room with its state, as every list shows it (decision 0034). */
+const liveDevice = (d: PlacedDevice, state: DeviceState): LiveDevice => ({
+  deviceId: d.deviceId,
+  deviceType: d.typeCode,
+  online: state.online,
+  battery: state.battery,
+  lastSeen: state.lastSeenTime === null ? null : Math.floor(Date.parse(state.lastSeenTime) / 1000),
+  installed: state.installed,
+  installState: state.installState,
+  paired: state.paired,
+  pairState: state.pairState,
+  sensorInitialised: state.sensorInitialised,
+  sensorState: state.sensorState,
+  signal: state.signal,
+  signalUnit: state.signalUnit,
+});
 
 const roundTenth = (n: number | null): number | null => (n === null ? null : Math.round(n * 10) / 10);

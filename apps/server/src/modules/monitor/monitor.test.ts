@@ -204,9 +204,37 @@ describeEachDb('live monitoring calls (%s)', (target) => {
       pendingAlarms: 2,
       vitals: { heartRate: 66, online: true },
     });
+    // Each device as the device list shows it (decision 0034): the streaming monitor is installed at
+    // its bed with its sensor initialised; the radar on another bed of the room has never spoken.
+    const placed = {
+      installed: true,
+      installState: 'bed',
+      paired: false,
+      pairState: null,
+      signal: null,
+      signalUnit: null,
+    };
     expect(page?.devices).toEqual([
-      { deviceId: w.devices.ada, deviceType: T.sleep, online: true, battery: null, lastSeen: expect.any(Number) },
-      { deviceId: w.devices.radar, deviceType: T.fallAbroad, online: false, battery: null, lastSeen: null },
+      {
+        deviceId: w.devices.ada,
+        deviceType: T.sleep,
+        online: true,
+        battery: null,
+        lastSeen: expect.any(Number),
+        ...placed,
+        sensorInitialised: true,
+        sensorState: 'initialised',
+      },
+      {
+        deviceId: w.devices.radar,
+        deviceType: T.fallAbroad,
+        online: false,
+        battery: null,
+        lastSeen: null,
+        ...placed,
+        sensorInitialised: false,
+        sensorState: null,
+      },
     ]);
     expect(page?.history).toEqual([
       { ts: minuteAgo(30).getTime() / 1000, heartRate: 61.4, breathRate: 14.3, inBedSeconds: 60 },

@@ -1,15 +1,12 @@
 import { and, asc, eq, gte, notInArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
-import { beds, deviceLiveState, deviceMinutes, devices } from '../../db/schema.ts';
+import { beds, deviceMinutes, devices } from '../../db/schema.ts';
 import { SLEEP_MONITOR_CODES } from './sleep-monitors.ts';
 
-/** A device of the resident's bed or room with its persisted live state (the in-memory one may be newer). */
+/** A device of the resident's bed or room (its state comes from the devices module). */
 export interface PlacedDevice {
   deviceId: string;
   typeCode: number;
-  online: boolean | null;
-  battery: number | null;
-  lastSeenAt: Date | null;
 }
 
 /** The resident page's reads besides the resident: the devices around them and the last hour's minutes. */
@@ -23,13 +20,9 @@ export class ResidentPageRepository {
       .select({
         deviceId: devices.deviceId,
         typeCode: devices.typeCode,
-        online: deviceLiveState.online,
-        battery: deviceLiveState.battery,
-        lastSeenAt: deviceLiveState.lastSeenAt,
       })
       .from(beds)
       .innerJoin(devices, eq(devices.id, beds.deviceId))
-      .leftJoin(deviceLiveState, eq(deviceLiveState.deviceId, devices.deviceId))
       .where(
         and(
           eq(beds.roomId, bed.roomId),

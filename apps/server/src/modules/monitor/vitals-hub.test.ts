@@ -104,32 +104,49 @@ describe('the vitals hub', () => {
     expect(f.frames).toHaveLength(2);
   });
 
-  it('tells of a monitor going offline, without its stale vitals', () => {
+  it('tells of a monitor going offline at its goodbye, as the live state says, without its stale vitals', () => {
     const w = world();
     w.place(context('SLP-1', 1));
+    w.live.apply('SLP-1', { online: true }, w.clock.now());
     w.sample('SLP-1', { hr: 66 });
     const f = w.follower();
     w.hub.follow(f, [1]);
     w.hub.tick();
-    w.feed.publish({
-      kind: 'event',
-      event: {
-        deviceId: 'SLP-1',
-        event: 'offline',
-        seq: null,
-        occurredAt: w.clock.now(),
-        receivedAt: w.clock.now(),
-        detail: {},
-        providerId: 1,
-        deviceRowId: 1,
-        bedId: 1,
-        residentId: 1,
-      },
-    });
+    // A lost connection: Presence takes the live state offline at once (the offline event waits 45 s).
+    w.clock.advance(1_000);
+    w.live.apply('SLP-1', { online: false }, w.clock.now());
     w.hub.tick();
     expect(f.frames[1]).toEqual([
       expect.objectContaining({ userId: 1, online: false, heartRate: null, inBed: null, ts: expect.any(Number) }),
     ]);
+    // The offline event announced after the grace changes nothing more; nor does a late `online`
+    // announcement of the earlier connection.
+    const announce = (event: 'online' | 'offline', at: Date) =>
+      w.feed.publish({
+        kind: 'event',
+        event: {
+          deviceId: 'SLP-1',
+          event,
+          seq: null,
+          occurredAt: at,
+          receivedAt: at,
+          detail: {},
+          providerId: 1,
+          deviceRowId: 1,
+          bedId: 1,
+          residentId: 1,
+        },
+      });
+    announce('online', new Date(w.clock.now().getTime() - 1_000));
+    w.clock.advance(45_000);
+    announce('offline', new Date(w.clock.now().getTime() - 45_000));
+    w.hub.tick();
+    expect(f.frames).toHaveLength(2);
+    expect(w.hub.vitalsOf(1, 'SLP-1').online).toBe(false);
+    // Back: online at once, with the next sample.
+    w.live.apply('SLP-1', { online: true }, w.clock.now());
+    w.hub.tick();
+    expect(f.frames[2]).toEqual([expect.objectContaining({ userId: 1, online: true })]);
   });
 
   it('tells of a firmware upgrade from the monitor’s status until the restart’s status ends it', () => {

@@ -50,8 +50,11 @@ export interface VitalsHubDeps {
   feed: Pick<DeviceFeed, 'subscribe'>;
   /** Which sleep monitor serves which resident (its bed), and which devices still exist. */
   directory: Pick<DeviceDirectory, 'get' | 'all' | 'loadedAt'>;
-  /** Online state of devices not heard since start (loaded from the database by the gateway). */
-  live: Pick<LiveStateStore, 'get'>;
+  /**
+   * The gateway's live state: online as Presence decides it (a goodbye takes a monitor offline at
+   * once, its offline event follows after the grace), and for devices not heard since start.
+   */
+  live: Pick<LiveStateStore, 'get' | 'onOnlineChange'>;
   clock: Clock;
   log: Log;
   /** How often followers get their frame; 0: no timer (tests call tick()). Default 1 s. */
@@ -86,12 +89,20 @@ export class VitalsHub {
   private indexedAt: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unlisten: (() => void) | undefined;
 
   constructor(private readonly deps: VitalsHubDeps) {}
 
   start(): void {
     if (this.unsubscribe) return;
-    this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'event', 'status']);
+    this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'status']);
+    // Online is the live state's, as the lists read it (decision 0034), followed as it changes: a
+    // goodbye takes the monitor offline at once. Not the online/offline events: those are the same
+    // decisions announced later (an offline after the grace), and would only contradict it meanwhile.
+    this.unlisten = this.deps.live.onOnlineChange((deviceId, state) => {
+      const typeCode = this.deps.directory.get(deviceId)?.typeCode;
+      if (typeCode !== undefined && isSleepMonitor(typeCode)) this.setOnline(deviceId, state.online, this.now());
+    });
     const tickMs = this.deps.tickMs ?? 1_000;
     if (tickMs > 0) {
       this.timer = setInterval(() => this.tick(), tickMs);
@@ -102,6 +113,8 @@ export class VitalsHub {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.unlisten?.();
+    this.unlisten = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.followers.clear();
@@ -235,14 +248,6 @@ export class VitalsHub {
         // restart's) ends it. Offline keeps what was known: the monitor restarting to install.
         const upgrading = ota ? ota.state !== 'failed' : online ? false : undefined;
         this.setOnline(item.context.deviceId, item.state.online, this.now(), upgrading);
-        return;
-      }
-      case 'event': {
-        const { event } = item;
-        if (event.event !== 'online' && event.event !== 'offline') return;
-        const typeCode = this.deps.directory.get(event.deviceId)?.typeCode;
-        if (typeCode === undefined || !isSleepMonitor(typeCode)) return;
-        this.setOnline(event.deviceId, event.event === 'online', event.receivedAt.getTime());
         return;
       }
     }

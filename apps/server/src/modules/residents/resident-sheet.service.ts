@@ -149,7 +149,7 @@ export class ResidentSheetService {
       : new Map<string, number>();
     const beds = records.some((r) => [r.values.area, r.values.floor, r.values.room, r.values.bed].some(Boolean))
       ? await this.facility.bedsByPath(providerId)
-      : new Map<string, Bunk>();
+      : new Map<string, Pick<Bunk, 'id' | 'userName'>>();
 
     const problems: DomainProblem[] = [];
     /** Bed id → the spreadsheet row that claimed it first. */

@@ -41,6 +41,8 @@ const offline = device({
   areaName: null,
   userId: null,
   userName: null,
+  installed: false,
+  installState: 'none',
 });
 
 let i18n: I18n;
@@ -488,11 +490,49 @@ describe('DeviceList: live state and command history', () => {
       await waitFor(() => expect(within(rowOf('SLP-1001')).getByText('Offline')).toBeInTheDocument());
       expect(within(rowOf('SLP-1001')).getByText('FW 2.5.0')).toBeInTheDocument();
       expect(within(rowOf('SLP-1001')).getByText('Downloading 2.6.0: 40%')).toBeInTheDocument();
-      expect(within(rowOf('SLP-1001')).getByText('-75')).toBeInTheDocument();
+      expect(within(rowOf('SLP-1001')).getByText('-75 dBm')).toBeInTheDocument();
       expect(within(rowOf('SLP-1001')).getByText(/^Last seen /)).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('shows each device’s state as the server derives it: where it is installed, its sensor, units', async () => {
+    api.routes.set(LIST, () => ({
+      data: page([
+        device({ sensorInitialised: true, sensorState: 'initialised', battery: 76 }),
+        device({
+          id: 3,
+          deviceId: 'SLP-1003',
+          bunkId: null,
+          bunkName: null,
+          roomName: null,
+          floorName: null,
+          areaName: null,
+          userId: null,
+          userName: null,
+          installState: 'reporting',
+          sensorInitialised: false,
+          sensorState: 'initialising',
+          signal: 68,
+          signalUnit: 'percent',
+        }),
+        offline,
+      ]),
+    }));
+    await show();
+    const tags = (deviceId: string) =>
+      within(rowOf(deviceId))
+        .getAllByTestId(/^device-(online|install|pair|sensor)$/)
+        .map((tag) => tag.textContent);
+    // At its bed and measuring: installed there, sensor initialised; -61 dBm, battery in per cent.
+    expect(tags('SLP-1001')).toEqual(['Online', 'Installed at its bed', 'Sensor initialised']);
+    expect(within(rowOf('SLP-1001')).getByText('-61 dBm')).toBeInTheDocument();
+    expect(within(rowOf('SLP-1001')).getByText('76%')).toBeInTheDocument();
+    // Streaming from a bed nobody linked: in use, no bed; a sensor initialisation under way; a level in per cent.
+    expect(tags('SLP-1003')).toEqual(['Online', 'In use, no bed linked', 'Sensor initialising']);
+    expect(within(rowOf('SLP-1003')).getByText('68%')).toBeInTheDocument();
+    expect(tags('SLP-1002')).toEqual(['Offline', 'Not installed', 'Sensor not initialised']);
   });
 
   it('shows a queued pairing on a sub-device and its commands, those through its host included', async () => {

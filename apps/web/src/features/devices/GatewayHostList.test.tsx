@@ -48,7 +48,11 @@ const sub = (n: number): SubDeviceRow => ({
   lastSeenTime: null,
   battery: 80,
   signal: -70,
+  signalUnit: 'dBm',
   paired: n % 2 === 0,
+  pairState: n % 2 === 0 ? 'paired' : 'unpaired',
+  installed: n % 2 === 0,
+  installState: n % 2 === 0 ? 'host' : 'none',
   pendingCommands: [],
 });
 const host = (deviceId: string, subDevices: SubDeviceRow[], id: number): GatewayHostRow => ({
@@ -333,6 +337,31 @@ describe('GatewayHostPage', () => {
     expect(within(table).getByText('IR-001, listening 60 s')).toBeInTheDocument();
   });
 
+  it('shows each sub-device’s pairing and online state as the server derives them, with units', async () => {
+    api.routes.set(LIST, () => ({
+      data: page([
+        {
+          ...hall,
+          subDevices: [
+            { ...sub(1), online: true, paired: true, pairState: 'paired', installed: true, installState: 'host' },
+            { ...sub(3), pairState: 'pairing', signal: 62, signalUnit: 'percent' },
+          ],
+        },
+      ]),
+    }));
+    await show();
+    fireEvent.click(within(rowOf('GW-001')).getByLabelText('Expand row'));
+    const table = await screen.findByTestId('subs-GW-001');
+    const subRow = (id: string) => within(table).getByText(id).closest('tr') as HTMLElement;
+    // Heard through its host: online and paired, never online and awaiting pairing.
+    expect(within(subRow('IR-001')).getByText('Online')).toBeInTheDocument();
+    expect(within(subRow('IR-001')).getByTestId('device-pair')).toHaveTextContent('Paired');
+    expect(within(subRow('IR-001')).getByText('-70 dBm')).toBeInTheDocument();
+    expect(within(subRow('IR-001')).getByText('80%')).toBeInTheDocument();
+    expect(within(subRow('IR-003')).getByTestId('device-pair')).toHaveTextContent('Pairing');
+    expect(within(subRow('IR-003')).getByText('62%')).toBeInTheDocument();
+  });
+
   it('refreshes the hosts every 10 seconds, keeping the filters', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
@@ -345,7 +374,7 @@ describe('GatewayHostPage', () => {
       await waitFor(() => expect(requestsTo(api, LIST).length).toBeGreaterThan(before));
       expect(lastJson(api, LIST)).toEqual({ pageNum: 1, pageSize: 10, online: true });
       await waitFor(() => expect(within(rowOf('GW-001')).getByText('Offline')).toBeInTheDocument());
-      expect(within(rowOf('GW-001')).getByText('-90')).toBeInTheDocument();
+      expect(within(rowOf('GW-001')).getByText('-90 dBm')).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }

@@ -2,6 +2,7 @@ import { Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { batteryText, DeviceStateTags, OnlineTag, signalText } from '../../shared/ui/DeviceState.tsx';
 import type { DeviceGroup, DeviceRow } from './device-model.ts';
 import { placeOf, shortTime } from './device-labels.ts';
 
@@ -21,7 +22,7 @@ export const WIDTH = {
   online: 130,
   install: 140,
   versions: 110,
-  signal: 70,
+  signal: 80,
   battery: 75,
   upload: 110,
   actions: 200,
@@ -31,14 +32,10 @@ export const WIDTH = {
 export const scrollWidth = (columns: readonly { width?: number | string }[], extra = 0): number =>
   columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), extra);
 
-export const OnlineTag = ({ online, t }: { online: boolean; t: TFunction }) => (
-  <Tag color={online ? 'green' : 'default'}>{t(online ? 'state.online' : 'state.offline')}</Tag>
-);
-
 /** Online state with how the device communicates (Wi-Fi, NB-IoT …) beside it. */
 export const Connection = ({ row, t }: { row: { online: boolean; commMode: string | null }; t: TFunction }) => (
   <Space size={4} wrap>
-    <OnlineTag online={row.online} t={t} />
+    <OnlineTag online={row.online} />
     {row.commMode && <Typography.Text>{t(`commMode.${row.commMode}`)}</Typography.Text>}
   </Space>
 );
@@ -163,21 +160,8 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
       title: t('field.installState'),
       key: 'install',
       width: WIDTH.install,
-      render: (_, row) => (
-        <Space size={4} wrap>
-          <Tag color={row.installed ? 'blue' : 'default'}>
-            {t(row.installed ? 'state.installed' : 'state.notInstalled')}
-          </Tag>
-          {(group === 'security' || row.hostDeviceId) && (
-            <Tag color={row.paired ? 'blue' : 'gold'}>{t(row.paired ? 'state.paired' : 'state.unpaired')}</Tag>
-          )}
-          {row.kind === 'sleep_monitor' && (
-            <Tag color={row.sensorInitialised ? 'blue' : 'gold'}>
-              {t(row.sensorInitialised ? 'state.sensorInitialised' : 'state.sensorNotInitialised')}
-            </Tag>
-          )}
-        </Space>
-      ),
+      // Installed, paired (sub-devices) and sensor, as the server derives them for every screen.
+      render: (_, row) => <DeviceStateTags state={row} kind={row.kind} withOnline={false} />,
     },
     {
       title: t('field.versions'),
@@ -190,12 +174,17 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
           upgradeLine(row, t),
         ),
     },
-    { title: t('field.signal'), dataIndex: 'signal', width: WIDTH.signal, render: (v: number | null) => v ?? dash },
+    {
+      title: t('field.signal'),
+      dataIndex: 'signal',
+      width: WIDTH.signal,
+      render: (_, row) => signalText(row.signal, row.signalUnit),
+    },
     {
       title: t('field.battery'),
       dataIndex: 'battery',
       width: WIDTH.battery,
-      render: (v: number | null) => (v === null ? dash : `${v}%`),
+      render: (v: number | null) => batteryText(v),
     },
   ];
   if (o.uploadSwitch) {

@@ -2,7 +2,8 @@ import { Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { Connection, OnlineTag, PendingTags, WIDTH } from './device-columns.tsx';
+import { batteryText, OnlineTag, PairTag, signalText } from '../../shared/ui/DeviceState.tsx';
+import { Connection, PendingTags, WIDTH } from './device-columns.tsx';
 import { shortTime } from './device-labels.ts';
 import type { GatewayHostRow, SubDeviceRow } from './device-model.ts';
 
@@ -21,7 +22,7 @@ interface StateRow {
 const state = (t: TFunction, row: StateRow) => (
   <Space orientation="vertical" size={0}>
     {row.commMode === undefined ? (
-      <OnlineTag online={row.online} t={t} />
+      <OnlineTag online={row.online} />
     ) : (
       <Connection row={{ online: row.online, commMode: row.commMode }} t={t} />
     )}
@@ -72,7 +73,12 @@ export const hostColumns = (o: {
         </Space>
       ),
     },
-    { title: t('field.signal'), dataIndex: 'signal', width: WIDTH.signal, render: (v: number | null) => v ?? dash },
+    {
+      title: t('field.signal'),
+      dataIndex: 'signal',
+      width: WIDTH.signal,
+      render: (_, row) => signalText(row.signal, row.signalUnit),
+    },
     {
       title: t('gateway.subDevices'),
       key: 'subs',
@@ -118,14 +124,12 @@ export const subDeviceColumns = (o: {
     },
     { title: t('field.name'), dataIndex: 'name', render: (v: string | null) => v ?? dash },
     { title: t('field.online'), key: 'online', render: (_, row) => state(t, row) },
-    { title: t('field.battery'), dataIndex: 'battery', render: (v: number | null) => (v === null ? dash : `${v}%`) },
-    { title: t('field.signal'), dataIndex: 'signal', render: (v: number | null) => v ?? dash },
+    { title: t('field.battery'), dataIndex: 'battery', render: (v: number | null) => batteryText(v) },
+    { title: t('field.signal'), dataIndex: 'signal', render: (_, row) => signalText(row.signal, row.signalUnit) },
     {
       title: t('field.pairState'),
-      dataIndex: 'paired',
-      render: (paired: boolean) => (
-        <Tag color={paired ? 'blue' : 'gold'}>{t(paired ? 'state.paired' : 'state.unpaired')}</Tag>
-      ),
+      dataIndex: 'pairState',
+      render: (_, row) => (row.pairState ? <PairTag state={row.pairState} /> : dash),
     },
     { title: t('common.actions'), key: 'actions', render: (_, row) => o.actions(row) },
   ];

@@ -86,16 +86,43 @@ const bed = (id: number, name: string, extra: Partial<Bed> = {}): Bed => ({
   deviceId: null,
   deviceType: null,
   deviceOnline: null,
+  deviceState: null,
   userId: null,
   userName: null,
   remark: null,
   createTime: '2026-01-01T10:00:00.000Z',
   ...extra,
 });
+/** A bed's device state as the server derives it for every screen (decision 0034). */
+const state = (online: boolean, sensorState: 'initialised' | 'notInitialised'): NonNullable<Bed['deviceState']> => ({
+  online,
+  lastSeenTime: online ? '2026-01-01T10:00:00.000Z' : null,
+  installed: true,
+  installState: 'bed',
+  paired: false,
+  pairState: null,
+  sensorInitialised: sensorState === 'initialised',
+  sensorState,
+  battery: null,
+  signal: online ? -58 : null,
+  signalUnit: online ? 'dBm' : null,
+});
 const BEDS = [
-  bed(11, '1', { deviceId: 'SLEEP-0001', deviceType: 49, deviceOnline: true, userId: 7, userName: 'Zhang Min' }),
+  bed(11, '1', {
+    deviceId: 'SLEEP-0001',
+    deviceType: 49,
+    deviceOnline: true,
+    deviceState: state(true, 'initialised'),
+    userId: 7,
+    userName: 'Zhang Min',
+  }),
   bed(12, '2'),
-  bed(13, '3', { deviceId: 'SLEEP-0003', deviceType: 49, deviceOnline: false }),
+  bed(13, '3', {
+    deviceId: 'SLEEP-0003',
+    deviceType: 49,
+    deviceOnline: false,
+    deviceState: state(false, 'notInitialised'),
+  }),
 ];
 
 /** The answers every test starts from; a test replaces the ones it needs. */
@@ -210,6 +237,13 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     expect(screen.getByTestId('node-area:1').textContent).toContain('(1/2)');
     expect(lastBeds()).toEqual({ pageNum: 1, pageSize: 10 });
     expect(screen.getByText('All beds')).toBeInTheDocument();
+    // Each bed's device as the device list shows it (decision 0034): online, installed, sensor.
+    const tags = (deviceId: string) =>
+      within(screen.getByTestId(`bed-device-${deviceId}`))
+        .getAllByTestId(/^device-(online|install|pair|sensor)$/)
+        .map((tag) => tag.textContent);
+    expect(tags('SLEEP-0001')).toEqual(['Online', 'Installed at its bed', 'Sensor initialised']);
+    expect(tags('SLEEP-0003')).toEqual(['Offline', 'Installed at its bed', 'Sensor not initialised']);
     // Platform-only parts are not offered to a provider login.
     expect(screen.queryByTestId('provider-filter')).not.toBeInTheDocument();
   });

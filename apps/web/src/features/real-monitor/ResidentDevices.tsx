@@ -1,10 +1,14 @@
 import { deviceTypeByCode, type LiveDevice } from '@vigil/contract/browser';
-import { Table, Tag } from 'antd';
+import { Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
+import { batteryText, DeviceStateTags, signalText } from '../../shared/ui/DeviceState.tsx';
 import { formatSeconds } from '../alarm-log/alarm-model.ts';
 
-/** The devices of the resident's bed and room: online or not, battery, last seen. */
+/**
+ * The devices of the resident's bed and room: their state as the device list and the bed list
+ * show it (online, installed, sensor; decision 0034), battery, signal and last seen.
+ */
 export const ResidentDevices = ({ devices }: { devices: LiveDevice[] }) => {
   const { t } = useTranslation('real-monitor');
   const columns: ColumnsType<LiveDevice> = [
@@ -16,16 +20,22 @@ export const ResidentDevices = ({ devices }: { devices: LiveDevice[] }) => {
     },
     {
       title: t('device.online'),
-      dataIndex: 'online',
-      render: (online: boolean) => (
-        <Tag color={online ? 'green' : 'default'}>{online ? t('device.isOnline') : t('device.isOffline')}</Tag>
+      key: 'state',
+      render: (_, device) => (
+        <DeviceStateTags state={device} kind={deviceTypeByCode(device.deviceType)?.kind ?? 'sleep_monitor'} />
       ),
     },
     {
       title: t('device.battery'),
       dataIndex: 'battery',
       align: 'right',
-      render: (battery: number | null) => (battery === null ? '—' : `${battery}%`),
+      render: (battery: number | null) => batteryText(battery),
+    },
+    {
+      title: t('device.signal'),
+      dataIndex: 'signal',
+      align: 'right',
+      render: (_, device) => signalText(device.signal, device.signalUnit),
     },
     { title: t('device.lastSeen'), dataIndex: 'lastSeen', render: (seen: number | null) => formatSeconds(seen, '—') },
   ];

@@ -70,8 +70,36 @@ beforeEach(() => {
     okFor(residentLive, {
       resident: liveResident(3, { userName: 'Ada', focus: true, communityName: 'Maple' }),
       devices: [
-        { deviceId: 'SLP-3', deviceType: 52, online: true, battery: null, lastSeen: T0 + 170 },
-        { deviceId: 'SOS-9', deviceType: 20993, online: false, battery: 35, lastSeen: null },
+        {
+          deviceId: 'SLP-3',
+          deviceType: 52,
+          online: true,
+          battery: null,
+          lastSeen: T0 + 170,
+          installed: true,
+          installState: 'bed',
+          paired: false,
+          pairState: null,
+          sensorInitialised: true,
+          sensorState: 'initialised',
+          signal: -64,
+          signalUnit: 'dBm',
+        },
+        {
+          deviceId: 'SOS-9',
+          deviceType: 20993,
+          online: false,
+          battery: 35,
+          lastSeen: null,
+          installed: false,
+          installState: 'none',
+          paired: false,
+          pairState: null,
+          sensorInitialised: false,
+          sensorState: null,
+          signal: null,
+          signalUnit: null,
+        },
       ],
       history: HISTORY,
       alarmsToday: [ALARM, { ...ALARM, id: 42, alertRecordId: 42, isRelieve: false, releaseKind: 0, alertLevel: 1 }],
@@ -116,9 +144,13 @@ describe('A resident, live (/realMonitor/resident?userId=N)', () => {
     const devices = within(screen.getByTestId('resident-devices'));
     const pad = within(devices.getByText('SLP-3').closest('tr') as HTMLElement);
     expect(pad.getByText('M8701W')).toBeInTheDocument();
-    expect(pad.getByText('Online')).toBeInTheDocument();
+    // Each device's state as the device list and the bed list show it (decision 0034), with units.
+    const tags = (row: typeof pad) =>
+      row.getAllByTestId(/^device-(online|install|pair|sensor)$/).map((tag) => tag.textContent);
+    expect(tags(pad)).toEqual(['Online', 'Installed at its bed', 'Sensor initialised']);
+    expect(pad.getByText('-64 dBm')).toBeInTheDocument();
     const button = within(devices.getByText('SOS-9').closest('tr') as HTMLElement);
-    expect(button.getByText('Offline')).toBeInTheDocument();
+    expect(tags(button)).toEqual(['Offline', 'Not installed']);
     expect(button.getByText('35%')).toBeInTheDocument();
 
     const alarms = within(screen.getByTestId('resident-alarms'));

@@ -345,6 +345,7 @@ describe('ResidentManagePage', () => {
             deviceId: null,
             deviceType: null,
             deviceOnline: null,
+            deviceState: null,
             userId: 1,
             userName: 'Ma Jun',
             remark: null,

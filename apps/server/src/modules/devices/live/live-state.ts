@@ -41,7 +41,19 @@ export class LiveStateStore {
   /** The last-seen time each device had when it was last marked for writing. */
   private readonly markedSeen = new Map<string, number>();
 
+  /** Told of every change of a device's `online` (Presence's decisions, at once). */
+  private readonly onlineListeners = new Set<(deviceId: string, state: LiveState) => void>();
+
   constructor(private readonly lastSeenWriteMs = LAST_SEEN_WRITE_MS) {}
+
+  /**
+   * Calls `listener` whenever a device's online state changes here (a goodbye takes it offline at
+   * once; its offline event follows only after the grace). Returns the unsubscribe.
+   */
+  onOnlineChange(listener: (deviceId: string, state: LiveState) => void): () => void {
+    this.onlineListeners.add(listener);
+    return () => this.onlineListeners.delete(listener);
+  }
 
   /**
    * Applies a message's news; `seenAt` only moves forward (a late message never rewinds it).
@@ -63,6 +75,7 @@ export class LiveStateStore {
       mat: patch.mat !== undefined ? patch.mat : base.mat,
     };
     this.states.set(deviceId, next);
+    if (current?.online !== next.online) for (const listener of this.onlineListeners) listener(deviceId, next);
     const changed = !current || FIELDS.some((field) => current[field] !== next[field]);
     const marked = this.markedSeen.get(deviceId);
     if (urgent || changed || marked === undefined || next.lastSeenAt.getTime() - marked >= this.lastSeenWriteMs) {

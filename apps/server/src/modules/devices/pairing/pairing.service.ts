@@ -5,6 +5,7 @@ import type { CommandReceipt, CommandService, PairingCommand } from '../command.
 import { isGatewayHost } from '../device.policy.ts';
 import type { DeviceRecord } from '../device.repository.ts';
 import type { DeviceService } from '../device.service.ts';
+import type { DeviceStates } from '../device-state.service.ts';
 
 /** A sub-device to pair: the calls' fields (name and remark apply when it is added from stock). */
 export interface PairRequest {
@@ -35,6 +36,7 @@ export class PairingService {
     private readonly db: Db,
     private readonly devices: DeviceService,
     private readonly commands: CommandService,
+    private readonly states: DeviceStates,
   ) {}
 
   /** `pair`: the host enrols the sub-device by its ID; may wait for an offline host. */
@@ -69,10 +71,12 @@ export class PairingService {
     const host = await this.hostOf(caller, q.hostDeviceId, this.db);
     const sub = await this.subDeviceOf(caller, host, q.deviceId, this.db);
     const command = await this.commands.pairingState(host.id, sub.deviceId);
+    const state = (await this.states.of([sub.deviceId])).get(sub.deviceId);
     return {
       hostDeviceId: host.deviceId,
       deviceId: sub.deviceId,
-      paired: sub.paired,
+      // As the lists show it (decision 0034): a sensor heard through its host is paired.
+      paired: state?.paired ?? sub.paired,
       hostOnline: this.commands.isOnline(host),
       command,
     };

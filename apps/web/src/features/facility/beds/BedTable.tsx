@@ -1,13 +1,14 @@
 import { BellOutlined, MoonOutlined } from '@ant-design/icons';
-import { bunkCheckOut, deleteBunk } from '@vigil/contract/browser';
+import { bunkCheckOut, deleteBunk, deviceTypeByCode, type DeviceKind } from '@vigil/contract/browser';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Typography, type TableProps } from 'antd';
+import { App, Button, Space, Typography, type TableProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../../shared/api/client.ts';
 import { ConfirmLink } from '../../../shared/ui/crud.tsx';
+import { DeviceStateTags } from '../../../shared/ui/DeviceState.tsx';
 import { RefusableButton } from '../../../shared/ui/Refused.tsx';
 import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
@@ -17,6 +18,9 @@ import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
 /** The bed alarm settings screen of a resident (route settingAlarm). */
 const alarmSettingPath = (userId: number) => `/BunkManage/alarmSetting/${userId}`;
+
+/** A bed holds sleep monitors and fall radars; an unknown code reads as a sleep monitor's. */
+const kindOf = (code: number): DeviceKind => deviceTypeByCode(code)?.kind ?? 'sleep_monitor';
 
 /** Why the server would refuse to delete the bed (place.service deleteBed): its resident, else its device. */
 const deleteRefusal = (bed: Bed, t: TFunction): string | null => {
@@ -92,14 +96,13 @@ export const BedTable = (props: BedTableProps) => {
     {
       title: t('bed.device'),
       key: 'device',
+      // The device's state as the device list and the monitoring screens show it (decision 0034).
       render: (_, bed) =>
         bed.deviceId ? (
-          <Space size={4}>
+          <Space orientation="vertical" size={2} data-testid={`bed-device-${bed.deviceId}`}>
             <Typography.Text>{bed.deviceId}</Typography.Text>
-            {bed.deviceOnline !== null && (
-              <Tag color={bed.deviceOnline ? 'green' : 'default'}>
-                {t(bed.deviceOnline ? 'bed.online' : 'bed.offline')}
-              </Tag>
+            {bed.deviceState && bed.deviceType !== null && (
+              <DeviceStateTags state={bed.deviceState} kind={kindOf(bed.deviceType)} />
             )}
           </Space>
         ) : (
