@@ -22,7 +22,11 @@ export const ResidentDevices = ({ devices }: { devices: LiveDevice[] }) => {
       title: t('device.online'),
       key: 'state',
       render: (_, device) => (
-        <DeviceStateTags state={device} kind={deviceTypeByCode(device.deviceType)?.kind ?? 'sleep_monitor'} />
+        <DeviceStateTags
+          state={device}
+          kind={deviceTypeByCode(device.deviceType)?.kind ?? 'sleep_monitor'}
+          maxWidth={190}
+        />
       ),
     },
     {

@@ -94,12 +94,15 @@ export const DeviceStateTags = ({
   state,
   kind,
   withOnline = true,
+  maxWidth,
 }: {
   state: DeviceStateView;
   kind: DeviceKind;
   withOnline?: boolean;
+  /** Wraps the tags within this width (a narrow column). */
+  maxWidth?: number;
 }) => (
-  <Space size={4} wrap data-testid="device-state">
+  <Space size={4} wrap data-testid="device-state" style={maxWidth ? { maxWidth } : undefined}>
     {withOnline && <OnlineTag online={state.online} />}
     <InstallTag state={state.installState} kind={kind} />
     {state.pairState && <PairTag state={state.pairState} />}

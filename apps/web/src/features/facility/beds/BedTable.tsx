@@ -102,7 +102,7 @@ export const BedTable = (props: BedTableProps) => {
           <Space orientation="vertical" size={2} data-testid={`bed-device-${bed.deviceId}`}>
             <Typography.Text>{bed.deviceId}</Typography.Text>
             {bed.deviceState && bed.deviceType !== null && (
-              <DeviceStateTags state={bed.deviceState} kind={kindOf(bed.deviceType)} />
+              <DeviceStateTags state={bed.deviceState} kind={kindOf(bed.deviceType)} maxWidth={190} />
             )}
           </Space>
         ) : (
