@@ -136,6 +136,15 @@ export const buildServices = (deps: AppDeps) => {
     log,
     sessions: auth.services.sessions,
     alarms: alarms.services.alarms,
+    vitalLimits: (providerId, residentId) => {
+      const rules = alarms.services.watch.rulesOf(providerId, residentId);
+      return {
+        heartMin: rules.heartMin,
+        heartMax: rules.heartMax,
+        breathMin: rules.breathMin,
+        breathMax: rules.breathMax,
+      };
+    },
     gateway: devices.services.gateway,
     live: devices.services.live.store,
     deviceStates: devices.services.states,

@@ -57,5 +57,5 @@ export const FRAME_TOUCHES = {
 
 /** The calls whose answers a `/dataChange` of each kind makes stale. */
 export const DATA_CHANGE_TOUCHES = {
-  alarmSettings: ['queryAlertLevel', 'bedAlarmSetting'],
+  alarmSettings: ['queryAlertLevel', 'bedAlarmSetting', 'residentLive'],
 } as const satisfies Record<DataChange, readonly CallName[]>;

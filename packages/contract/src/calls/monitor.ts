@@ -66,6 +66,15 @@ export const LiveDeviceSchema = z.object({
 });
 export type LiveDevice = z.infer<typeof LiveDeviceSchema>;
 
+/** The limits outside which a bed's heart or breathing rate is abnormal (its alarm rules). */
+export const VitalLimitsSchema = z.object({
+  heartMin: z.number().int().describe('Beats a minute below which the heart rate is abnormal'),
+  heartMax: z.number().int().describe('Beats a minute above which the heart rate is abnormal'),
+  breathMin: z.number().int().describe('Breaths a minute below which breathing is abnormal'),
+  breathMax: z.number().int().describe('Breaths a minute above which breathing is abnormal'),
+});
+export type VitalLimits = z.infer<typeof VitalLimitsSchema>;
+
 /** One minute of the resident's vitals (averages of measured samples). */
 export const VitalsMinuteSchema = z.object({
   ts: z.number().int().describe("The minute's start, Unix seconds"),
@@ -138,6 +147,9 @@ export const monitorCalls = {
       devices: z.array(LiveDeviceSchema).describe("The devices of the resident's bed and room"),
       history: z.array(VitalsMinuteSchema).describe('The last hour, minute by minute, oldest first'),
       alarmsToday: z.array(AlarmRecordSchema).describe("Today's alarms of the resident, newest first"),
+      limits: VitalLimitsSchema.describe(
+        "The bed's heart and breathing rate alarm limits, as the alarm engine applies them (the resident's own or the defaults)",
+      ),
     }),
     summary:
       "The resident home page (/realMonitor/resident): live state, devices, the last hour's vitals and today's alarms. Documented extra",

@@ -12,7 +12,7 @@ import type { DeviceStateReader } from '../devices/device-state.service.ts';
 import type { LiveStateStore } from '../devices/live/live-state.ts';
 import { ConsoleSockets } from './console-sockets.ts';
 import { monitorHandlers } from './monitor.routes.ts';
-import { MonitorService } from './monitor.service.ts';
+import { MonitorService, type MonitorServiceDeps } from './monitor.service.ts';
 import { VitalsHub } from './vitals-hub.ts';
 import { RedisVitalsRelay } from './vitals-relay.ts';
 
@@ -23,6 +23,8 @@ export interface MonitorDeps {
   log: Log;
   sessions: SessionService;
   alarms: AlarmService;
+  /** The heart and breathing rate limits the alarm engine applies to a resident's bed (the charts' bands). */
+  vitalLimits: MonitorServiceDeps['vitalLimits'];
   gateway: Pick<DeviceGateway, 'feed' | 'directory'>;
   live: LiveStateStore;
   /** The devices module's front door to device state (decision 0034). */
@@ -57,6 +59,7 @@ export const buildMonitorModule = (
     hub: vitals,
     deviceStates: deps.deviceStates,
     alarms: deps.alarms,
+    vitalLimits: deps.vitalLimits,
     minuteOfDay: minuteOfDayIn(deps.timeZone),
   });
   const sockets = new ConsoleSockets({

@@ -9,6 +9,7 @@ import {
   type LiveResident,
   type LiveStateFilter,
   type LiveVitals,
+  type VitalLimits,
   type VitalsMinute,
 } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
@@ -52,6 +53,8 @@ export interface MonitorServiceDeps {
   /** The devices module's device states: the resident page shows devices as the device list does. */
   deviceStates: DeviceStateReader;
   alarms: { ofResidentSince(caller: Caller, residentId: number, since: Date, lang: Language): Promise<AlarmRecord[]> };
+  /** The heart and breathing rate limits the alarm engine applies to a resident's bed. */
+  vitalLimits: (providerId: number, residentId: number) => VitalLimits;
   /** The minute of the day in the installation's time zone (today's alarms start at its midnight). */
   minuteOfDay: (at: Date) => number;
 }
@@ -163,6 +166,7 @@ export class MonitorService {
     const states = await this.deps.deviceStates.answers(devices.map((d) => d.deviceId));
     return {
       resident,
+      limits: this.deps.vitalLimits(row.providerId, residentId),
       devices: devices.flatMap((d) => {
         const state = states.get(d.deviceId);
         return state ? [liveDevice(d, state)] : [];

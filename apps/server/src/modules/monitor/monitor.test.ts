@@ -1,11 +1,20 @@
-import { changeProvider, MONITOR_LIMITS, monitorCalls, type CallRequest, type LiveResident } from '@vigil/contract';
+import {
+  alarmCalls,
+  changeProvider,
+  MONITOR_LIMITS,
+  monitorCalls,
+  type CallRequest,
+  type LiveResident,
+} from '@vigil/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { alarms, deviceMinutes, focusResidents, providers, residents } from '../../db/schema.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { defaultBedRules } from '../alarms/bed-alarm-settings.service.ts';
 import { T } from '../devices/device-test-support.ts';
+import { until } from '../../test/until.ts';
 import { monitorWorld, streamVitals, type MonitorWorld } from './monitor-fixtures.ts';
 
 describeEachDb('live monitoring calls (%s)', (target) => {
@@ -241,6 +250,25 @@ describeEachDb('live monitoring calls (%s)', (target) => {
       { ts: minuteAgo(5).getTime() / 1000, heartRate: 63, breathRate: 14.3, inBedSeconds: 60 },
     ]);
     expect(page?.alarmsToday.map((a) => a.id)).toEqual([today?.id]);
+    // The charts' bands: the bed's limits as the alarm engine applies them, the defaults here…
+    expect(page?.limits).toEqual({ heartMin: 40, heartMax: 120, breathMin: 8, breathMax: 30 });
+    // …and the resident's own once saved.
+    const saved = await app.call(
+      alarmCalls.saveBedAlarmSetting,
+      { userId: w.ids.ada, rules: { ...defaultBedRules(), heartMin: 45, heartMax: 110, breathMin: 6, breathMax: 28 } },
+      { token: w.aHome.token },
+    );
+    expect(saved.status, saved.msg).toBe(200);
+    await until(
+      async () =>
+        (await app.call(monitorCalls.residentLive, { userId: w.ids.ada }, { token: w.aHome.token })).data?.limits
+          .heartMax === 110,
+      { what: 'the resident page showing the saved limits' },
+    );
+    expect(
+      (await app.call(monitorCalls.residentLive, { userId: w.ids.ada }, { token: w.aHome.token })).data?.limits,
+    ).toEqual({ heartMin: 45, heartMax: 110, breathMin: 6, breathMax: 28 });
+    await app.call(alarmCalls.saveBedAlarmSetting, { userId: w.ids.ada, rules: null }, { token: w.aHome.token });
 
     // Another provider's caller: not found, like any id out of scope.
     const foreign = await app.call(monitorCalls.residentLive, { userId: w.ids.ada }, { token: w.bGroup.token });

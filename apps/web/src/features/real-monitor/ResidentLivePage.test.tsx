@@ -103,6 +103,7 @@ beforeEach(() => {
       ],
       history: HISTORY,
       alarmsToday: [ALARM, { ...ALARM, id: 42, alertRecordId: 42, isRelieve: false, releaseKind: 0, alertLevel: 1 }],
+      limits: { heartMin: 50, heartMax: 100, breathMin: 10, breathMax: 25 },
     }),
   );
   store = new VitalsStore();
@@ -172,22 +173,33 @@ describe('A resident, live (/realMonitor/resident?userId=N)', () => {
       ]),
     );
     await waitFor(() => expect(store.followed()).toEqual([3]));
+    // The bed's limits from the server, shaded on each chart.
+    const bandOf = (testId: string) =>
+      (
+        getInstanceByDom(screen.getByTestId(testId))?.getOption() as {
+          series: { markArea?: { data: [{ yAxis: number }, { yAxis: number }][] } }[];
+        }
+      ).series[0]?.markArea?.data[0]?.map((edge) => edge.yAxis);
+    expect(bandOf('heart-rate-chart')).toEqual([50, 100]);
+    expect(bandOf('breath-rate-chart')).toEqual([10, 25]);
 
     act(() => store.receive([vitals(3, { heartRate: 80, breathRate: 18, ts: T0 + 150 })]));
     act(() => store.receive([vitals(3, { heartRate: 0, breathRate: 19, ts: T0 + 151 })]));
-    // An offline notice brings no sample.
+    // An offline notice brings no sample: it ends the line just after the last one.
     act(() => store.receive([vitals(3, { online: false, ts: T0 + 151 })]));
     act(() => store.receive([vitals(4, { heartRate: 99, ts: T0 + 152 })]));
     await waitFor(() =>
       expect(chartData('heart-rate-chart')?.slice(3)).toEqual([
         [(T0 + 150) * 1000, 80],
         [(T0 + 151) * 1000, null],
+        [(T0 + 152) * 1000, null],
       ]),
     );
     expect(chartData('breath-rate-chart')?.slice(2)).toEqual([
       [(T0 + 120) * 1000, 16],
       [(T0 + 150) * 1000, 18],
       [(T0 + 151) * 1000, 19],
+      [(T0 + 152) * 1000, null],
     ]);
     expect(screen.getByTestId('resident-header')).toHaveTextContent('Offline');
   });

@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api/client.ts';
 import { useLiveResidents } from '../../shared/live/live-vitals.tsx';
 import { useCall } from '../../shared/api/use-call.ts';
-import { RESIDENT_LIST_PATH } from './live-model.ts';
+import { alarmMarks, RESIDENT_LIST_PATH } from './live-model.ts';
 import { ResidentDevices } from './ResidentDevices.tsx';
 import { ResidentHeader } from './ResidentHeader.tsx';
 import { TodayAlarms } from './TodayAlarms.tsx';
@@ -43,27 +43,35 @@ const ResidentLive = ({ userId }: { userId: number }) => {
   const { toggle, changing } = useFocusToggle();
   const history = live.data?.history;
 
+  const limits = live.data?.limits;
+  const alarms = live.data?.alarmsToday;
   const heart = useMemo(
     () =>
       vitalsChartOption({
+        rate: 'heartRate',
         name: t('vital.heartRate'),
         unit: t('unit.bpm'),
         colour: HEART,
         points: chartPoints(history ?? [], trail, 'heartRate'),
         nowMs: Date.now(),
+        limits: limits ? { low: limits.heartMin, high: limits.heartMax } : null,
+        alarms: alarmMarks(alarms ?? [], 'heartRate'),
       }),
-    [history, trail, t],
+    [history, trail, limits, alarms, t],
   );
   const breath = useMemo(
     () =>
       vitalsChartOption({
+        rate: 'breathRate',
         name: t('vital.breathRate'),
         unit: t('unit.rpm'),
         colour: BREATH,
         points: chartPoints(history ?? [], trail, 'breathRate'),
         nowMs: Date.now(),
+        limits: limits ? { low: limits.breathMin, high: limits.breathMax } : null,
+        alarms: alarmMarks(alarms ?? [], 'breathRate'),
       }),
-    [history, trail, t],
+    [history, trail, limits, alarms, t],
   );
 
   if (live.isPending) return <Spin data-testid="resident-loading" />;

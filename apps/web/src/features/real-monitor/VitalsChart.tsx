@@ -1,12 +1,13 @@
 import { LineChart } from 'echarts/charts';
-import { GridComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import { init, use, type EChartsType } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { chartTextStyle, redrawOnFonts } from '../../shared/charts/chart-text.ts';
 import type { VitalsChartOption } from './vitals-chart-option.ts';
 
-// Only what a line over time needs: the page's chunk stays small.
-use([LineChart, GridComponent, TooltipComponent, CanvasRenderer]);
+// Only what a line over time with its limits and alarm marks needs: the page's chunk stays small.
+use([LineChart, GridComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent, CanvasRenderer]);
 
 const HEIGHT = 240;
 
@@ -29,7 +30,11 @@ export const VitalsChart = ({ option, testId }: { option: VitalsChartOption; tes
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option);
+    // Whole: marks and bands that went away must not stay from the previous drawing. In the
+    // console's fonts: the canvas draws Chinese, Japanese and Korean units as boxes otherwise.
+    const draw = () => chart.current?.setOption({ textStyle: chartTextStyle(), ...option }, { notMerge: true });
+    draw();
+    return redrawOnFonts(draw);
   }, [option]);
 
   return <div ref={element} data-testid={testId} style={{ width: '100%', height: HEIGHT }} />;

@@ -1,4 +1,4 @@
-import type { CallName, LiveResident } from '@vigil/contract/browser';
+import type { AlarmRecord, AlarmType, CallName, LiveResident } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
 import { residentLivePath } from '../../shared/live/alarm-links.ts';
 
@@ -53,3 +53,16 @@ export const residentPath = residentLivePath;
 
 /** What a change of the focus residents makes stale. */
 export const FOCUS_TOUCHES = ['focusUsers', 'monitorUserList', 'residentLive'] as const satisfies readonly CallName[];
+
+/** Alarms about one rate, marked on its chart only; every other alarm is marked on both. */
+const RATE_ALARMS: Readonly<Record<'heartRate' | 'breathRate', readonly AlarmType[]>> = {
+  heartRate: ['HEART_ABNORMAL'],
+  breathRate: ['BREATH_ABNORMAL', 'BREATH_STOP'],
+};
+const OTHER_RATE = { heartRate: 'breathRate', breathRate: 'heartRate' } as const;
+
+/** The resident's alarms a rate's chart marks: its own, and those about neither rate. */
+export const alarmMarks = (alarms: readonly AlarmRecord[], rate: 'heartRate' | 'breathRate') =>
+  alarms
+    .filter((a) => !RATE_ALARMS[OTHER_RATE[rate]].includes(a.alertType))
+    .map((a) => ({ at: a.timeStamp * 1000, level: a.alertLevel, text: a.text }));

@@ -1,26 +1,77 @@
 import type { LineSeriesOption } from 'echarts/charts';
-import type { GridComponentOption, TooltipComponentOption } from 'echarts/components';
+import type {
+  GridComponentOption,
+  MarkAreaComponentOption,
+  MarkLineComponentOption,
+  TooltipComponentOption,
+} from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { vitalAxis, type VitalRate } from '../../shared/charts/vital-axis.ts';
 import type { ChartPoint } from './vitals-trail.ts';
 
-export type VitalsChartOption = ComposeOption<LineSeriesOption | GridComponentOption | TooltipComponentOption>;
+export type VitalsChartOption = ComposeOption<
+  LineSeriesOption | GridComponentOption | TooltipComponentOption | MarkAreaComponentOption | MarkLineComponentOption
+>;
 
 /** The charts show the last hour. */
 export const CHART_WINDOW_MS = 3_600_000;
 
+/** The bed's alarm limits of the rate: outside them it is abnormal. */
+export interface RateLimits {
+  low: number;
+  high: number;
+}
+
+/** An alarm of the resident, marked where it was raised. */
+export interface AlarmMark {
+  /** Browser milliseconds. */
+  at: number;
+  level: 1 | 2;
+  /** The alarm's text, shown on hover. */
+  text: string;
+}
+
+export const LEVEL_COLOURS: Readonly<Record<1 | 2, string>> = { 1: '#cf1322', 2: '#d46b08' };
+const BAND = 'rgba(82, 196, 26, 0.08)';
+const LIMIT_LINE = '#8c8c8c';
+
 /**
- * A rate over time: one line, gaps where nothing was measured, no animation (it moves every
- * second). The time axis is always the hour up to now (or the latest point), so a resident with
- * no history yet shows their first live seconds at the right end instead of a day-wide axis.
+ * A rate over the last hour: one line with gaps where nothing was measured, on the rate's fixed
+ * clinical range with whole-number ticks (shared/charts/vital-axis.ts), the bed's alarm limits as
+ * a shaded band with dashed edges, and the resident's alarms as marks where they were raised. No
+ * animation (it moves every second). The time axis is always the hour up to now (or the latest
+ * point), so a resident with no history yet shows their first live seconds at the right end.
  */
 export const vitalsChartOption = (props: {
+  rate: VitalRate;
   name: string;
   unit: string;
   colour: string;
   points: ChartPoint[];
   nowMs: number;
+  limits?: RateLimits | null;
+  alarms?: readonly AlarmMark[];
 }): VitalsChartOption => {
   const end = Math.max(props.nowMs, props.points.at(-1)?.[0] ?? 0);
+  const start = end - CHART_WINDOW_MS;
+  const limits = props.limits ?? null;
+  const alarms = (props.alarms ?? []).filter((a) => a.at >= start && a.at <= end);
+  const markLines: NonNullable<NonNullable<LineSeriesOption['markLine']>['data']> = [
+    ...(limits
+      ? [limits.low, limits.high].map((value) => ({
+          yAxis: value,
+          lineStyle: { color: LIMIT_LINE, type: 'dashed' as const, width: 1 },
+          label: { show: true, position: 'insideEndTop' as const, formatter: String(value), color: LIMIT_LINE },
+        }))
+      : []),
+    ...alarms.map((a) => ({
+      xAxis: a.at,
+      name: a.text,
+      lineStyle: { color: LEVEL_COLOURS[a.level], type: 'solid' as const, width: 2 },
+      label: { show: false },
+      emphasis: { label: { show: true, formatter: a.text, position: 'insideEndTop' as const } },
+    })),
+  ];
   return {
     animation: false,
     grid: { left: 8, right: 16, top: 32, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
@@ -30,12 +81,15 @@ export const vitalsChartOption = (props: {
     },
     xAxis: {
       type: 'time',
-      min: end - CHART_WINDOW_MS,
+      min: start,
       max: end,
       splitLine: { show: false },
       axisLabel: { hideOverlap: true },
     },
-    yAxis: { type: 'value', scale: true, name: props.unit, nameTextStyle: { align: 'left' } },
+    yAxis: {
+      ...vitalAxis(props.rate, props.unit, limits ? [limits.low, limits.high] : []),
+      nameTextStyle: { align: 'left' },
+    },
     series: [
       {
         type: 'line',
@@ -46,6 +100,16 @@ export const vitalsChartOption = (props: {
         connectNulls: false,
         lineStyle: { width: 2, color: props.colour },
         itemStyle: { color: props.colour },
+        ...(limits
+          ? {
+              markArea: {
+                silent: true,
+                itemStyle: { color: BAND },
+                data: [[{ yAxis: limits.low }, { yAxis: limits.high }]],
+              },
+            }
+          : {}),
+        ...(markLines.length ? { markLine: { silent: false, symbol: 'none', data: markLines } } : {}),
       },
     ],
   };

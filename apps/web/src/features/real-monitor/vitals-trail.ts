@@ -1,4 +1,5 @@
 import type { LiveVitals, VitalsMinute } from '@vigil/contract/browser';
+import { measured } from '../../shared/charts/vital-axis.ts';
 
 /** One live sample of a resident's rates, Unix seconds. */
 export interface VitalsPoint {
@@ -10,11 +11,15 @@ export interface VitalsPoint {
 /** How much of the live trail the charts keep after the last hour's minutes: ten minutes. */
 export const LIVE_WINDOW_SECONDS = 600;
 
-/** The sample a pushed row adds to the trail, or null when it brings none (offline, or no sample yet). */
-export const pointOf = (vitals: LiveVitals): VitalsPoint | null =>
-  vitals.online && vitals.ts !== null
-    ? { ts: vitals.ts, heartRate: vitals.heartRate, breathRate: vitals.breathRate }
-    : null;
+/**
+ * The sample a pushed row adds to the trail; for an offline monitor a break just after its last
+ * sample (the line must not run across the time it was away); null before any sample.
+ */
+export const pointOf = (vitals: LiveVitals): VitalsPoint | null => {
+  if (vitals.ts === null) return null;
+  if (!vitals.online) return { ts: vitals.ts + 1, heartRate: null, breathRate: null };
+  return { ts: vitals.ts, heartRate: vitals.heartRate, breathRate: vitals.breathRate };
+};
 
 /** The trail with a new sample: only a later sample is added, and samples older than the window drop off. */
 export const appendPoint = (
@@ -30,11 +35,17 @@ export const appendPoint = (
 /** A chart point: browser milliseconds and the rate, null (a gap) when not measured. */
 export type ChartPoint = [number, number | null];
 
-const measured = (value: number | null): number | null => (value ? value : null);
+/** The longest time the line spans without a point: a minute between minutes, half a minute between samples. */
+const MINUTE_GAP_S = 60;
+const SAMPLE_GAP_S = 30;
+/** From the last stored minute to the first live sample: the minute being summed and the one being written. */
+const HANDOVER_GAP_S = 180;
 
 /**
  * A rate's line: the last hour's minute averages, then the live samples taken after the last of
- * those minutes began.
+ * those minutes began. A reading of 0 is none measured (docs/device-protocol.md) and, like a
+ * missing minute or a pause in the samples, breaks the line: it never runs down to the axis or
+ * across time nothing was measured in.
  */
 export const chartPoints = (
   history: readonly VitalsMinute[],
@@ -42,8 +53,19 @@ export const chartPoints = (
   rate: 'heartRate' | 'breathRate',
 ): ChartPoint[] => {
   const lastMinute = history.at(-1)?.ts ?? Number.NEGATIVE_INFINITY;
-  return [
-    ...history.map((minute): ChartPoint => [minute.ts * 1000, measured(minute[rate])]),
-    ...trail.filter((p) => p.ts > lastMinute).map((p): ChartPoint => [p.ts * 1000, measured(p[rate])]),
+  const timed = [
+    ...history.map((m) => ({ ts: m.ts, value: measured(m[rate]), gap: MINUTE_GAP_S })),
+    ...trail.filter((p) => p.ts > lastMinute).map((p) => ({ ts: p.ts, value: measured(p[rate]), gap: SAMPLE_GAP_S })),
   ];
+  const points: ChartPoint[] = [];
+  let previous: { ts: number; gap: number } | undefined;
+  for (const point of timed) {
+    const allowed = previous && previous.gap !== point.gap ? HANDOVER_GAP_S : point.gap;
+    if (previous && point.ts - previous.ts > allowed && points.at(-1)?.[1] !== null) {
+      points.push([(previous.ts + 1) * 1000, null]);
+    }
+    points.push([point.ts * 1000, point.value]);
+    previous = point;
+  }
+  return points;
 };

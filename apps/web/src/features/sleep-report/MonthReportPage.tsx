@@ -160,6 +160,7 @@ const Trends = ({ report, onPick }: { report: MonthReport; onPick: (night: strin
               name: t('metric.heart'),
               colour: CHART_COLOURS.heart,
               unit: t('unit.bpm'),
+              rate: 'heartRate',
               values: values((n) => n.heartAvg),
             },
             {
@@ -167,6 +168,7 @@ const Trends = ({ report, onPick }: { report: MonthReport; onPick: (night: strin
               colour: CHART_COLOURS.breath,
               unit: t('unit.rpm'),
               rightAxis: true,
+              rate: 'breathRate',
               values: values((n) => n.breathAvg),
             },
           ],

@@ -9,7 +9,7 @@ import {
 import { init, use, type EChartsType } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { CONSOLE_ANTD_CONFIG } from '../../shared/ui/antd-config.ts';
+import { chartTextStyle, redrawOnFonts } from '../../shared/charts/chart-text.ts';
 import type { ReportChartOption } from './report-charts.ts';
 
 // Only what the report's charts draw: the screens' chunk stays small.
@@ -23,28 +23,6 @@ use([
   VisualMapPiecewiseComponent,
   CanvasRenderer,
 ]);
-
-/**
- * The canvas knows nothing of the page's fonts: without the console's own stack (the bundled Noto
- * faces first) Chinese, Japanese and Korean labels are drawn as empty boxes where no system font
- * has them, as in headless browsers.
- */
-const FONT_FAMILY = CONSOLE_ANTD_CONFIG.theme.token.fontFamily;
-
-/**
- * A web font often arrives after a chart's first drawing (the Noto faces load in pieces, as text
- * needs them). ECharts keeps the widths it measured per font name, so a chart drawn again under
- * the same name would lay out legends with the fallback's widths; each arrival of fonts gives the
- * charts a new name for the same stack (an unknown last family changes nothing else).
- */
-let fontArrivals = 0;
-const fonts = typeof document === 'undefined' ? undefined : document.fonts;
-fonts?.addEventListener('loadingdone', () => {
-  fontArrivals += 1;
-});
-const textStyle = () => ({
-  fontFamily: fontArrivals === 0 ? FONT_FAMILY : `${FONT_FAMILY}, vigil-fonts-${fontArrivals}`,
-});
 
 /**
  * An ECharts chart filling its container's width, redrawn whole when its option changes.
@@ -82,11 +60,10 @@ export const ReportChart = (props: {
   }, []);
 
   useEffect(() => {
-    const draw = () => chart.current?.setOption({ textStyle: textStyle(), ...props.option }, { notMerge: true });
+    const draw = () => chart.current?.setOption({ textStyle: chartTextStyle(), ...props.option }, { notMerge: true });
     draw();
     // A web font that arrives after the first drawing is not used by the canvas until it draws again.
-    fonts?.addEventListener('loadingdone', draw);
-    return () => fonts?.removeEventListener('loadingdone', draw);
+    return redrawOnFonts(draw);
   }, [props.option]);
 
   return (

@@ -99,6 +99,39 @@ describe('the night’s curves', () => {
     ]);
   });
 
+  it('takes a minute of 0 for none measured: a gap, never a line down to the axis', () => {
+    expect(minutePoints([minute(0), minute(1, { heartRate: 0 }), minute(2)], 'heartRate')).toEqual([
+      [ms(0), 60],
+      [ms(60), null],
+      [ms(120), 60],
+    ]);
+  });
+
+  it('draws each rate on its clinical range with whole-number ticks, as the live charts do', () => {
+    const axisOf = (rate: 'heartRate' | 'breathRate') =>
+      (
+        nightCurveOption({
+          windowStart: START,
+          windowEnd: START + 3600,
+          minutes: [minute(0)],
+          apneaEvents: [],
+          leaveBed: [],
+          spans: { apnea: 'Apnea', outOfBed: 'Out of bed' },
+          rate,
+          name: rate,
+          unit: '/min',
+          colour: '#f00',
+          legend: false,
+        }) as Option
+      ).yAxis as { min: (e: { min: number }) => number; max: (e: { max: number }) => number; interval: number };
+    const heart = axisOf('heartRate');
+    expect([heart.min({ min: 55 }), heart.max({ max: 72 }), heart.interval]).toEqual([40, 120, 20]);
+    // A night with a rate beyond the range widens it by whole ticks.
+    expect([heart.min({ min: 36 }), heart.max({ max: 131 })]).toEqual([20, 140]);
+    const breath = axisOf('breathRate');
+    expect([breath.min({ min: 12 }), breath.max({ max: 18 }), breath.interval]).toEqual([0, 40, 10]);
+  });
+
   it('draws a rate per minute with apnea events and times out of bed shaded, naming the shading once', () => {
     const props = {
       windowStart: START,
@@ -205,6 +238,35 @@ describe('the month’s trends', () => {
     expect(seriesOf(one)[0]).toMatchObject({ data: [81, null, 74], connectNulls: false, showSymbol: true });
     expect(one.yAxis).toMatchObject([{ min: 0, max: 100 }]);
     expect(one.legend).toBeUndefined();
+  });
+
+  it('puts the month’s heart and breathing rates on their clinical ranges', () => {
+    const vitals = trendOption({
+      nights: ['2026-03-01', '2026-03-02'],
+      lines: [
+        { name: 'Heart', colour: '#f00', unit: 'bpm', rate: 'heartRate', values: [58, 61] },
+        { name: 'Breathing', colour: '#00f', unit: '/min', rightAxis: true, rate: 'breathRate', values: [14, 15] },
+      ],
+      valueText: String,
+    }) as Option;
+    const [heart, breath] = vitals.yAxis as {
+      name: string;
+      min: (e: { min: number }) => number;
+      max: (e: { max: number }) => number;
+      interval: number;
+    }[];
+    expect([heart?.name, heart?.min({ min: 58 }), heart?.max({ max: 61 }), heart?.interval]).toEqual([
+      'bpm',
+      40,
+      120,
+      20,
+    ]);
+    expect([breath?.name, breath?.min({ min: 14 }), breath?.max({ max: 15 }), breath?.interval]).toEqual([
+      '/min',
+      0,
+      40,
+      10,
+    ]);
   });
 
   it('puts a line of another scale on its own axis, with a legend, and its unit in the tooltip', () => {

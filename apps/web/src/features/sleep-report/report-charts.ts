@@ -8,6 +8,7 @@ import type {
   VisualMapComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { measured, vitalAxis, type VitalRate } from '../../shared/charts/vital-axis.ts';
 import { clockTime } from './report-format.ts';
 
 export type ReportChartOption = ComposeOption<
@@ -80,7 +81,8 @@ export const minutePoints = (minutes: readonly ReportMinute[], rate: 'heartRate'
   let previous: number | null = null;
   for (const minute of minutes) {
     if (previous !== null && minute.ts - previous > 60) points.push([(previous + 60) * 1000, null]);
-    points.push([minute.ts * 1000, minute[rate]]);
+    // 0 is none measured (docs/device-protocol.md): a gap, never a line down to the axis.
+    points.push([minute.ts * 1000, measured(minute[rate])]);
     previous = minute.ts;
   }
   return points;
@@ -253,7 +255,8 @@ export const nightCurveOption = (
       : {}),
     tooltip: axisTooltip(props, (value) => (typeof value === 'number' ? `${Math.round(value)} ${props.unit}` : '—')),
     xAxis: timeAxis(props),
-    yAxis: { type: 'value', scale: true, name: props.unit, nameTextStyle: { align: 'right' }, minInterval: 1 },
+    // The rate's clinical range with whole-number ticks, as the live charts (shared/charts/vital-axis.ts).
+    yAxis: { ...vitalAxis(props.rate, props.unit), nameTextStyle: { align: 'right' } },
     series: [
       {
         type: 'line',
@@ -306,6 +309,8 @@ export interface TrendLine {
   unit: string;
   /** A line of another scale (breathing beside heart rate) gets its own axis, on the right. */
   rightAxis?: boolean;
+  /** A heart or breathing rate: its axis is the rate's clinical range (shared/charts/vital-axis.ts). */
+  rate?: VitalRate;
   /** One value per night, null where the night has none. */
   values: readonly (number | null)[];
 }
@@ -352,14 +357,21 @@ export const trendOption = (props: {
       data: [...props.nights],
       axisLabel: { formatter: (night: string) => night.slice(5), hideOverlap: true },
     },
-    yAxis: units.map((unit, i) => ({
-      type: 'value' as const,
-      name: unit,
-      nameTextStyle: { align: i === 0 ? ('left' as const) : ('right' as const) },
-      splitLine: { show: i === 0 },
-      ...(props.min === undefined ? { scale: true } : { min: props.min }),
-      ...(props.max === undefined ? {} : { max: props.max }),
-    })),
+    yAxis: units.map((unit, i) => {
+      const rate = (i === 0 ? left : right)?.rate;
+      const placed = {
+        nameTextStyle: { align: i === 0 ? ('left' as const) : ('right' as const) },
+        splitLine: { show: i === 0 },
+      };
+      if (rate) return { ...vitalAxis(rate, unit), ...placed };
+      return {
+        type: 'value' as const,
+        name: unit,
+        ...placed,
+        ...(props.min === undefined ? { scale: true } : { min: props.min }),
+        ...(props.max === undefined ? {} : { max: props.max }),
+      };
+    }),
     series: props.lines.map((line): LineSeriesOption => ({
       type: 'line',
       name: line.name,
