@@ -79,4 +79,25 @@ describe.skipIf(!hasChromium)('bed alarm settings (browser)', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  // Issue 29, point 10: opened by its address (a reload, a link, a new tab), the screen still names
+  // the resident and the bed, never an internal id.
+  for (const language of ['zh-CN', 'en-US'] as const) {
+    it(`names the resident and the bed when opened by its address (${language})`, async () => {
+      const { page, context, problems } = await openSession(browser, server, { language });
+      await signIn(page, home);
+      await page.goto(`/BunkManage/alarmSetting/${residentId}`);
+      await page.getByTestId('bed-alarm-form').waitFor();
+      const header = page.getByTestId('bed-alarm-resident');
+      await expect.poll(() => header.textContent()).toContain('Edith Warren');
+      expect(await header.textContent()).toContain('Elm House / Ground / 101 / A');
+      expect(await page.locator('body').textContent()).not.toMatch(/ID\s*\d/);
+      await page.reload();
+      await page.getByTestId('bed-alarm-form').waitFor();
+      await expect.poll(() => header.textContent()).toContain('Edith Warren');
+      await stillScreenshot(page, `bed-alarm-03-by-address-${language}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
 });

@@ -318,6 +318,11 @@ export const alarmCalls = {
     request: z.object({ userId: intId.describe('The resident') }),
     result: z.object({
       userId: z.number().int(),
+      userName: z.string().describe("The resident's name: the screen names the resident, never an id"),
+      bedId: z.number().int().nullable().describe("The resident's bed; null: in no bed now"),
+      bunk: z.string().nullable().describe('Bed name'),
+      room: z.string().nullable(),
+      floorArea: z.string().nullable().describe('Area and floor, "Area / Floor"'),
       providerId: z.number().int().describe("The resident's provider: its enabled caregivers may receive the alarms"),
       rules: BedAlarmRulesSchema,
       custom: z.boolean().describe("false: no rules of the resident's own, the defaults apply"),
@@ -325,6 +330,9 @@ export const alarmCalls = {
       communityReceivers: BedReceiversSchema.nullable().describe(
         "What applies when the bed has none: the resident's community's (null: no community, or none set)",
       ),
+      receiverNames: z
+        .array(z.object({ id: z.number().int(), name: z.string() }))
+        .describe('The caregivers named in receivers and communityReceivers, with their names'),
       updateTime: z.string().nullable(),
     }),
     summary:

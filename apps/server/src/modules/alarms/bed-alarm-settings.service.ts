@@ -10,12 +10,16 @@ import type { Clock } from '../../clock.ts';
 import { notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { Db, Executor } from '../../db/database.ts';
-import { caregivers, communities, residentAlarmSettings, residents } from '../../db/schema.ts';
+import { alias } from 'drizzle-orm/pg-core';
+import { areas, beds, caregivers, communities, residentAlarmSettings, residents, rooms } from '../../db/schema.ts';
 import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import { storedAlarmSettings } from '../communities/community.policy.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { ALARM_SETTINGS_CHANGED } from './alarm-settings.service.ts';
+
+const floor = alias(areas, 'floor');
+const topArea = alias(areas, 'top_area');
 
 /** The rules a bed has without any of its own (the engine's defaults, levels aside). */
 export const defaultBedRules = (): BedAlarmRules => {
@@ -97,14 +101,29 @@ export class BedAlarmSettingsService {
   async get(caller: Caller, residentId: number) {
     const providerId = await this.visibleResident(caller, residentId);
     const [row] = await this.db
-      .select({ setting: residentAlarmSettings, community: communities.alarmConfig })
+      .select({
+        setting: residentAlarmSettings,
+        community: communities.alarmConfig,
+        userName: residents.name,
+        bedId: beds.id,
+        bedName: beds.name,
+        roomName: rooms.name,
+        floorName: floor.name,
+        areaName: topArea.name,
+      })
       .from(residents)
       .leftJoin(residentAlarmSettings, eq(residentAlarmSettings.residentId, residents.id))
       .leftJoin(communities, eq(communities.id, residents.communityId))
+      // Where the resident lies now (read-only joins of the facility tables), for the screen's header.
+      .leftJoin(beds, eq(beds.residentId, residents.id))
+      .leftJoin(rooms, eq(rooms.id, beds.roomId))
+      .leftJoin(floor, eq(floor.id, rooms.floorId))
+      .leftJoin(topArea, eq(topArea.id, floor.parentId))
       .where(eq(residents.id, residentId));
-    const stored = row?.setting ? storedBedRules(row.setting.rules) : null;
-    const own = row?.setting ? storedBedReceivers(row.setting.receivers) : null;
-    const community = storedAlarmSettings(row?.community);
+    if (!row) throw notFound();
+    const stored = row.setting ? storedBedRules(row.setting.rules) : null;
+    const own = row.setting ? storedBedReceivers(row.setting.receivers) : null;
+    const community = storedAlarmSettings(row.community);
     // Deleted, disabled or moved caregivers drop out of what is shown.
     const live = await this.liveCaregivers(
       [...(own?.receiverIds ?? []), ...(community?.receiverIds ?? [])],
@@ -114,12 +133,18 @@ export class BedAlarmSettingsService {
       r && { receiverIds: r.receiverIds.filter((id) => live.has(id)), notify: [...r.notify] };
     return {
       userId: residentId,
+      userName: row.userName,
+      bedId: row.bedId,
+      bunk: row.bedName,
+      room: row.roomName,
+      floorArea: [row.areaName, row.floorName].filter((p): p is string => !!p).join(' / ') || null,
       providerId,
       rules: stored ?? defaultBedRules(),
       custom: stored !== null,
       receivers: shown(own),
       communityReceivers: shown(community && { receiverIds: community.receiverIds, notify: community.notify }),
-      updateTime: row?.setting && (stored || own) ? row.setting.updatedAt.toISOString() : null,
+      receiverNames: [...live].map(([id, name]) => ({ id, name })),
+      updateTime: row.setting && (stored || own) ? row.setting.updatedAt.toISOString() : null,
     };
   }
 
@@ -188,10 +213,11 @@ export class BedAlarmSettingsService {
     assertReceivers(ids, found, caller.scope, providerId, 'alarm.receiverProvider');
   }
 
-  private async liveCaregivers(ids: readonly number[], providerId: number): Promise<Set<number>> {
-    if (!ids.length) return new Set();
+  /** The enabled caregivers of the provider among these, with their names (id → name), by name. */
+  private async liveCaregivers(ids: readonly number[], providerId: number): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
     const rows = await this.db
-      .select({ id: caregivers.id })
+      .select({ id: caregivers.id, name: caregivers.name })
       .from(caregivers)
       .where(
         and(
@@ -200,7 +226,7 @@ export class BedAlarmSettingsService {
           eq(caregivers.enabled, true),
         ),
       );
-    return new Set(rows.map((r) => r.id));
+    return new Map(rows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id).map((r) => [r.id, r.name]));
   }
 
   private async visibleResident(caller: Caller, residentId: number): Promise<number> {

@@ -12,6 +12,8 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
+import { residents } from '../../db/schema.ts';
+import { makeCaregiver } from '../caregivers/care-fixtures.ts';
 import { defaultBedRules } from './bed-alarm-settings.service.ts';
 
 const { bedAlarmSetting, saveBedAlarmSetting, alarmLogUnDeal } = alarmCalls;
@@ -37,7 +39,18 @@ describe.each(dbTargets())('a resident’s bed alarm rules on %s', (target) => {
 
   it('answers the defaults until rules are saved; saved rules apply to the bed’s alarms at once', async () => {
     const first = await app.call(bedAlarmSetting, { userId: residentId }, { token: w.aHome.token });
-    expect(first.data).toMatchObject({ userId: residentId, custom: false, rules: defaultBedRules() });
+    // The screen names the resident and the bed, never an id (issue 29, point 10).
+    expect(first.data).toMatchObject({
+      userId: residentId,
+      userName: 'Ada',
+      bunk: 'Bar 1-1',
+      room: 'Bar 1',
+      floorArea: 'Bar Area / Bar Area F1',
+      custom: false,
+      rules: defaultBedRules(),
+      receiverNames: [],
+    });
+    expect(first.data?.bedId).toEqual(expect.any(Number));
 
     const rules = {
       ...defaultBedRules(),
@@ -92,6 +105,35 @@ describe.each(dbTargets())('a resident’s bed alarm rules on %s', (target) => {
     );
     expect(time.status).not.toBe(200);
     expect(time.msg).toMatch(/HH:mm/);
+  });
+
+  it('names the receivers by name, enabled caregivers of the resident’s provider only', async () => {
+    const zoe = await makeCaregiver(app, w.aHome.token, 'Zoe Night');
+    const amy = await makeCaregiver(app, w.aHome.token, 'Amy Day');
+    const saved = await app.call(
+      saveBedAlarmSetting,
+      { userId: residentId, receivers: { receiverIds: [zoe.id, amy.id], notify: ['page'] } },
+      { token: w.aHome.token },
+    );
+    expect(saved.status, saved.msg).toBe(200);
+    const res = await app.call(bedAlarmSetting, { userId: residentId }, { token: w.aHome.token });
+    expect(res.data).toMatchObject({
+      receivers: { receiverIds: [zoe.id, amy.id], notify: ['page'] },
+      receiverNames: [
+        { id: amy.id, name: 'Amy Day' },
+        { id: zoe.id, name: 'Zoe Night' },
+      ],
+    });
+    await app.call(saveBedAlarmSetting, { userId: residentId, receivers: null }, { token: w.aHome.token });
+  });
+
+  it('names a resident in no bed as such', async () => {
+    const [alone] = await app.database.db
+      .insert(residents)
+      .values({ providerId: w.aHome.id, name: 'Bea', gender: 1, state: 'registered' })
+      .returning();
+    const res = await app.call(bedAlarmSetting, { userId: alone?.id ?? 0 }, { token: w.aHome.token });
+    expect(res.data).toMatchObject({ userName: 'Bea', bedId: null, bunk: null, room: null, floorArea: null });
   });
 
   it('goes back to the defaults with null; another provider cannot read or change them', async () => {

@@ -27,9 +27,14 @@ const SAVED_AT = '2026-05-04T08:30:00.000Z';
 const PROVIDER_ID = 2;
 const COMMUNITY_RECEIVERS = { receiverIds: [5], notify: ['sms' as const, 'page' as const] };
 /** A resident with no rules of their own; the community's receivers apply. */
+/** Where the resident lies, as the server names it. */
+const PLACE = { bedId: 31, bunk: '2', room: '101', floorArea: 'Building A / 1F' };
 const defaults = (): Setting => ({
   userId: USER_ID,
+  userName: 'Zhang Min',
+  ...PLACE,
   providerId: PROVIDER_ID,
+  receiverNames: [{ id: 5, name: 'Wang Fang' }],
   rules: defaultRules(),
   custom: false,
   receivers: null,
@@ -41,7 +46,10 @@ const ownRules = (): Setting => {
   const rules = defaultRules();
   return {
     userId: USER_ID,
+    userName: 'Zhang Min',
+    ...PLACE,
     providerId: PROVIDER_ID,
+    receiverNames: [{ id: 5, name: 'Wang Fang' }],
     receivers: null,
     communityReceivers: COMMUNITY_RECEIVERS,
     rules: {
@@ -151,7 +159,11 @@ describe('BedAlarmSettingPage', () => {
     await show();
     expect(screen.getByTestId('bed-alarm-state')).toHaveTextContent('Defaults');
     expect(screen.queryByTestId('bed-alarm-updated')).not.toBeInTheDocument();
-    expect(screen.getByText('Resident ID 7')).toBeInTheDocument();
+    // Opened by its address (a reload, a link): the server names the resident and the bed, never an id.
+    const resident = screen.getByTestId('bed-alarm-resident');
+    expect(resident).toHaveTextContent('Zhang Min');
+    expect(resident).toHaveTextContent('Bed: Building A / 1F / 101 / 2');
+    expect(document.body.textContent).not.toMatch(/Resident ID|#\d/);
     expect(screen.getByTestId('bed-alarm-back')).toHaveAttribute('href', '/BunkManage/index');
 
     // The seven sleep-monitor alarms, each watched all day with its default duration.
@@ -326,6 +338,27 @@ describe('BedAlarmSettingPage', () => {
     fireEvent.click(within(screen.getByTestId('bed-receivers')).getByRole('radio', { name: 'Same as the community' }));
     fireEvent.click(within(screen.getByTestId('bed-receivers')).getByTestId('bed-receivers-save'));
     await waitFor(() => expect(saveBodies()[1]).toEqual({ userId: USER_ID, receivers: null }));
+  });
+
+  it('names a resident in no bed, and every receiver by name even beyond the caregivers offered', async () => {
+    state.setting = {
+      ...defaults(),
+      bedId: null,
+      bunk: null,
+      room: null,
+      floorArea: null,
+      receivers: { receiverIds: [5, 9], notify: ['page'] },
+      receiverNames: [
+        { id: 9, name: 'Li Na' },
+        { id: 5, name: 'Wang Fang' },
+      ],
+    };
+    await show();
+    expect(screen.getByTestId('bed-alarm-resident')).toHaveTextContent('Zhang MinIn no bed');
+    const people = within(screen.getByTestId('bed-receivers')).getByTestId('bed-receivers-people');
+    await waitFor(() => expect(people).toHaveTextContent('Li Na'));
+    expect(people).toHaveTextContent('Wang Fang');
+    expect(people.textContent).not.toMatch(/\b9\b/);
   });
 
   it('refuses to save own receivers with no way to notify', async () => {

@@ -499,10 +499,18 @@ const SettingsForm = ({ userId, current }: { userId: number; current: Setting })
   );
 };
 
+/** Area, floor, room and bed of the resident's bed, or null when they are in none. */
+const bedPathOf = (s: Pick<Setting, 'floorArea' | 'room' | 'bunk'>): string | null =>
+  s.bunk === null ? null : [s.floorArea, s.room, s.bunk].filter(Boolean).join(' / ');
+
 /** Whose settings these are, and whether they are the defaults or the resident's own. */
 const Header = ({ userId, setting }: { userId: number | null; setting: Setting | undefined }) => {
   const { t } = useTranslation(NS);
   const state = (useLocation().state ?? null) as BedAlarmState | null;
+  // The server names the resident and their bed (a reload or a link opened elsewhere carries no
+  // state); what the bed list passed shows until it answers. Never the resident's internal id.
+  const userName = setting?.userName ?? state?.userName ?? null;
+  const bed = setting ? bedPathOf(setting) : (state?.bed ?? null);
   return (
     <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 16 }}>
       <div>
@@ -522,11 +530,10 @@ const Header = ({ userId, setting }: { userId: number | null; setting: Setting |
             </Typography.Text>
           )}
         </Space>
-        {userId !== null && (
+        {userId !== null && (userName || bed) && (
           <Space size={16} wrap style={{ marginTop: 4, display: 'flex' }} data-testid="bed-alarm-resident">
-            {state?.userName && <Typography.Text strong>{state.userName}</Typography.Text>}
-            {state?.bed && <Typography.Text type="secondary">{t('header.bed', { bed: state.bed })}</Typography.Text>}
-            <Typography.Text type="secondary">{t('header.residentId', { id: userId })}</Typography.Text>
+            {userName && <Typography.Text strong>{userName}</Typography.Text>}
+            <Typography.Text type="secondary">{bed ? t('header.bed', { bed }) : t('header.noBed')}</Typography.Text>
           </Space>
         )}
       </div>

@@ -50,7 +50,16 @@ export const BedReceiversCard = ({ userId, current }: { userId: number; current:
   const [form] = Form.useForm<ReceiverFields>();
   const mode = Form.useWatch('mode', form) ?? fieldsOf(current).mode;
   const caregivers = useCaregiverOptions(current.providerId);
-  const names = new Map((caregivers.data ?? []).map((c) => [c.id, c.name]));
+  // Receivers by name, as the server names them (a caregiver beyond the options' page too).
+  const names = new Map([
+    ...(caregivers.data ?? []).map((c) => [c.id, c.name] as const),
+    ...current.receiverNames.map((c) => [c.id, c.name] as const),
+  ]);
+  const offered = new Set((caregivers.data ?? []).map((c) => c.id));
+  const options = [
+    ...(caregivers.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.phone})` })),
+    ...current.receiverNames.filter((c) => !offered.has(c.id)).map((c) => ({ value: c.id, label: c.name })),
+  ];
 
   const submit = useFormSubmit(form, async (values: ReceiverFields) => {
     await api(saveBedAlarmSetting, {
@@ -67,7 +76,7 @@ export const BedReceiversCard = ({ userId, current }: { userId: number; current:
     ? t('receivers.communityNone')
     : t('receivers.communitySummary', {
         people: community.receiverIds.length
-          ? community.receiverIds.map((id) => names.get(id) ?? `#${id}`).join(', ')
+          ? community.receiverIds.flatMap((id) => names.get(id) ?? []).join(', ')
           : t('receivers.nobody'),
         modes: community.notify.map((m) => t(`mode.${m}`)).join(', '),
       });
@@ -102,7 +111,7 @@ export const BedReceiversCard = ({ userId, current }: { userId: number; current:
                 loading={caregivers.isFetching}
                 placeholder={t('receivers.placeholder')}
                 notFoundContent={t('receivers.noCaregivers')}
-                options={(caregivers.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.phone})` }))}
+                options={options}
               />
             </Form.Item>
             <Form.Item

@@ -158,7 +158,11 @@ export const BedTable = (props: BedTableProps) => {
               if (bed.userId === null || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
               event.preventDefault();
               void navigate(alarmSettingPath(bed.userId), {
-                state: { userName: bed.userName, bed: `${bed.roomName} / ${bed.name}` },
+                // Shown until the screen's own answer names them (the same path as the server's).
+                state: {
+                  userName: bed.userName,
+                  bed: `${bed.areaName} / ${bed.floorName} / ${bed.roomName} / ${bed.name}`,
+                },
               });
             }}
             title={bed.userId === null ? undefined : t('settings.alarm')}
