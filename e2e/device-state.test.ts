@@ -70,6 +70,15 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
     await server?.close();
   });
 
+  /**
+   * Scrolls a table sideways to show `cell` (a phone's tables scroll), then the page back to its top,
+   * so a full-page screenshot shows the state without the sticky bar drawn across it.
+   */
+  const showSideways = async (page: Page, cell: Locator) => {
+    await cell.scrollIntoViewIfNeeded();
+    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+  };
+
   /** Every monitor's tags on the three screens, read one screen after the other. */
   const readScreens = async (page: Page, shot: (name: string) => Promise<void>) => {
     const seen: Record<'beds' | 'devices' | 'resident', Record<string, string[]>> = {
@@ -82,7 +91,7 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
     await page.getByTestId(`bed-device-${monitors[0]?.deviceId ?? ''}`).waitFor();
     for (const m of monitors) seen.beds[m.deviceId] = await tagsIn(page.getByTestId(`bed-device-${m.deviceId}`));
     // On a phone the table scrolls sideways: the screenshot shows the device column.
-    await page.getByTestId(`bed-device-${monitors[0]?.deviceId ?? ''}`).scrollIntoViewIfNeeded();
+    await showSideways(page, page.getByTestId(`bed-device-${monitors[0]?.deviceId ?? ''}`));
     await shot('beds');
 
     await page.goto('/deviceManage/deviceManage');
@@ -90,9 +99,7 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
     const row = (id: string) => page.locator('tr.ant-table-row', { hasText: id });
     await row(monitors[0]?.deviceId ?? '').waitFor();
     for (const m of monitors) seen.devices[m.deviceId] = await tagsIn(row(m.deviceId));
-    await row(monitors[0]?.deviceId ?? '')
-      .locator('[data-testid="device-install"]')
-      .scrollIntoViewIfNeeded();
+    await showSideways(page, row(monitors[0]?.deviceId ?? '').locator('[data-testid="device-install"]'));
     await shot('devices');
 
     for (const [index, m] of monitors.entries()) {

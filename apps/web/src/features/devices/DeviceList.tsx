@@ -1,6 +1,6 @@
 import { getDeviceList, isPlatformRole } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Input, Select, Space } from 'antd';
+import { Button, Grid, Input, Select, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -39,6 +39,7 @@ type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow
  */
 export const DeviceList = (props: { group: DeviceGroup }) => {
   const { t } = useTranslation('devices');
+  const wide = Grid.useBreakpoint().md ?? true;
   const session = useSession();
   const role = session.info?.role;
   const platform = role ? isPlatformRole(role) : false;
@@ -75,6 +76,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
   const columns = deviceColumns({
     t,
     group: props.group,
+    pinned: wide,
     showProvider: platform,
     uploadSwitch: admin
       ? (row) => (

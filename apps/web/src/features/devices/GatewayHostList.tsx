@@ -1,6 +1,6 @@
 import { CONSTANTS, heGetDeviceList, heSubDeviceUnPair, isPlatformRole } from '@vigil/contract/browser';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Select, Space, Table } from 'antd';
+import { App, Button, Grid, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -54,6 +54,7 @@ type OpenDialog =
  */
 export const GatewayHostList = () => {
   const { t } = useTranslation('devices');
+  const wide = Grid.useBreakpoint().md ?? true;
   const { modal } = App.useApp();
   const session = useSession();
   const role = session.info?.role;
@@ -195,7 +196,13 @@ export const GatewayHostList = () => {
     </Space>
   );
 
-  const columns = hostColumns({ t, showProvider: platform, maxSubDevices: MAX_SUB_DEVICES, actions: hostActions });
+  const columns = hostColumns({
+    t,
+    showProvider: platform,
+    maxSubDevices: MAX_SUB_DEVICES,
+    actions: hostActions,
+    pinned: wide,
+  });
   const close = () => setDialog(null);
   return (
     <div>

@@ -83,6 +83,11 @@ export interface DeviceColumnOptions {
   /** Device administrators switch the raw data upload. */
   uploadSwitch?: (row: DeviceRow) => ReactNode;
   actions: (row: DeviceRow) => ReactNode;
+  /**
+   * The ID and actions columns stay in place while the others scroll (wide screens). On a phone
+   * they would cover the whole width and hide the device's state: the table scrolls as a whole.
+   */
+  pinned?: boolean;
 }
 
 /** The device list's columns; which state columns show depends on the group's kinds. */
@@ -123,7 +128,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
       // The device's name goes under its ID: one column fewer keeps the table within 1440 px.
       title: t('field.deviceId'),
       dataIndex: 'deviceId',
-      fixed: 'left',
+      ...(o.pinned === false ? {} : { fixed: 'left' as const }),
       width: WIDTH.device,
       render: (_, row) =>
         lines(
@@ -194,7 +199,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
   columns.push({
     title: t('common.actions'),
     key: 'actions',
-    fixed: 'right',
+    ...(o.pinned === false ? {} : { fixed: 'right' as const }),
     width: WIDTH.actions,
     render: (_, row) => o.actions(row),
   });

@@ -42,6 +42,8 @@ export const hostColumns = (o: {
   showProvider: boolean;
   maxSubDevices: number;
   actions: (row: GatewayHostRow) => ReactNode;
+  /** The actions column stays in place while the others scroll (wide screens only, as the device table's). */
+  pinned?: boolean;
 }): ColumnsType<GatewayHostRow> => {
   const { t } = o;
   const columns: ColumnsType<GatewayHostRow> = [
@@ -93,7 +95,7 @@ export const hostColumns = (o: {
   columns.push({
     title: t('common.actions'),
     key: 'actions',
-    fixed: 'right',
+    ...(o.pinned === false ? {} : { fixed: 'right' as const }),
     width: HOST_WIDTH.actions,
     render: (_, row) => o.actions(row),
   });
