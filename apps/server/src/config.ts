@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   CONSOLE_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // auto: readable lines in a terminal, JSON (for log collectors) everywhere else.
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   VIGIL_ADMIN_USER: z.string().trim().min(1).max(64).default('admin'),
   VIGIL_ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8).max(16).optional()),
   // Empty means unset (fast login off), like the other optional values.
@@ -181,6 +183,7 @@ export interface Config {
   consoleDir: string;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   adminUser: string;
   adminPassword: string | undefined;
   ssoSecret: string | undefined;
@@ -250,6 +253,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     consoleDir: e.CONSOLE_DIR === undefined ? DEFAULT_CONSOLE_DIR : path.resolve(e.CONSOLE_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     adminUser: e.VIGIL_ADMIN_USER,
     adminPassword: e.VIGIL_ADMIN_PASSWORD,
     ssoSecret: e.VIGIL_SSO_SECRET,

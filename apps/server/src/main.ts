@@ -4,6 +4,7 @@ import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { profileOnSignal } from './core/cpu-profiler.ts';
 import { keepServingOnUnhandledRejection } from './core/process-faults.ts';
+import { loggerOptions } from './core/logger-options.ts';
 import { redactedError } from './http/log-redaction.ts';
 import { StartupError } from './core/startup-error.ts';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ const start = async () => {
     config,
     database,
     clock: systemClock,
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, config.logFormat),
   }).catch(async (error: unknown) => {
     if (error instanceof StartupError) await database.close();
     return exitOnStartupError(error);
