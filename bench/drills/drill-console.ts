@@ -14,6 +14,9 @@ export class DrillConsole {
   /** The pending alarms it shows now. */
   readonly pending = new Set<number>();
   readonly closes: number[] = [];
+  /** For each close: ms until it was logged in again with its pending list reloaded. */
+  readonly recoveries: number[] = [];
+  private closedAt: number | undefined;
   checkAlarms = 0;
   reloads = 0;
   private ws: WebSocket | undefined;
@@ -52,6 +55,8 @@ export class DrillConsole {
       clearInterval(this.beat);
       if (this.ws !== ws || this.stopped) return;
       this.closes.push(code);
+      // A refused connection (no ready instance yet) closes too and is tried again: the first close counts.
+      this.closedAt ??= Date.now();
       this.reconnect = setTimeout(() => this.connect(), SOCKET_TIMING.reconnectMs);
     });
   }
@@ -66,7 +71,7 @@ export class DrillConsole {
           SOCKET_TIMING.heartbeatMs,
         );
         // After a reconnect the console asks for what it may have missed.
-        if (this.opened++ > 0) void this.reload();
+        if (this.opened++ > 0) void this.reloadAfterReconnect();
         onOpen?.();
         return;
       case '/alertNotify':
@@ -89,8 +94,15 @@ export class DrillConsole {
     }
   }
 
+  private async reloadAfterReconnect(): Promise<void> {
+    if (await this.reload()) {
+      if (this.closedAt !== undefined) this.recoveries.push(Date.now() - this.closedAt);
+      this.closedAt = undefined;
+    }
+  }
+
   /** What the console does on /checkAlarm: the pending alarms of the last hour replace its own. */
-  async reload(): Promise<void> {
+  async reload(): Promise<boolean> {
     const during: [number, boolean][] = [];
     this.duringReload = during;
     try {
@@ -108,8 +120,10 @@ export class DrillConsole {
         else this.pending.delete(id);
       }
       this.reloads++;
+      return true;
     } catch {
       // The instance cannot answer now: the console tries again at its next reconnect or check.
+      return false;
     } finally {
       if (this.duringReload === during) this.duringReload = undefined;
     }

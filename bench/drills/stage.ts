@@ -18,6 +18,7 @@ import { freshPostgres } from '../../apps/server/src/test/harness.ts';
 import { setUpCareHome, type LiveCareHome } from '../../apps/server/src/test/live-care-home.ts';
 import { PrivateMosquitto } from '../../apps/server/src/test/private-mosquitto.ts';
 import { spawnServer, type SpawnedServer } from '../../apps/server/src/test/spawned-server.ts';
+import { Balancer } from '../../scripts/cluster/balancer.ts';
 import { DrillConsole } from './drill-console.ts';
 import { Presser } from './presser.ts';
 
@@ -28,10 +29,22 @@ export interface StageOptions {
   pressers: number;
   /** Keep the drill's database afterwards, to look into it. */
   keep?: boolean;
+  /** Vigil instances (2 by default); with `balanced`, three behind HAProxy (deploy/haproxy). */
+  instances?: number;
+  /** Consoles reach the instances through the balancer, one console per instance. */
+  balanced?: boolean;
+  /** The balancer's port (a free one by default). */
+  balancerPort?: number;
+  /** The built web console the instances serve (none by default: drills need only the API). */
+  consoleDir?: string;
+  /** Each instance's output is appended to `instance-<i>.log` here. */
+  logDir?: string;
+  /** The instances' log level (warn by default). */
+  logLevel?: string;
   log: (line: string) => void;
 }
 
-const ADMIN_PASSWORD = 'Drill#Admin2026';
+export const ADMIN_PASSWORD = 'Drill#Admin2026';
 
 /**
  * The deployment of docs/operations.md on one machine, with a way to break each part: two
@@ -44,6 +57,10 @@ export class Stage {
   readonly instances: SpawnedServer[] = [];
   readonly ports: number[] = [];
   readonly consoles: DrillConsole[] = [];
+  /** Instances the drill killed on purpose: not counted as exits. */
+  readonly killed = new Set<SpawnedServer>();
+  balancer: Balancer | undefined;
+  private readonly instanceEnv: Record<string, string>[] = [];
   readonly sent: SentMessage[] = [];
   broker!: PrivateMosquitto;
   database!: FaultProxy;
@@ -56,6 +73,8 @@ export class Stage {
   private dropDatabase: (() => Promise<void>) | undefined;
   private readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-drill-'));
   readonly run = Date.now().toString(36).toUpperCase();
+  /** Each instance's /metrics answers to this bearer token. */
+  readonly metricsToken = `drill-metrics-${this.run}-token`;
 
   constructor(private readonly options: StageOptions) {}
 
@@ -72,28 +91,33 @@ export class Stage {
     this.broker = await PrivateMosquitto.start();
     log(`PostgreSQL (via :${this.database.port}), Redis (via :${this.redis.port}), Mosquitto :${this.broker.port}`);
 
-    for (let i = 0; i < 2; i++) {
+    const count = this.options.balanced ? 3 : (this.options.instances ?? 2);
+    for (let i = 0; i < count; i++) {
       const port = await freePort();
       this.ports.push(port);
-      this.instances.push(
-        await spawnServer(
-          {
-            PORT: String(port),
-            DATA_DIR: path.join(this.dataDir, String(i)),
-            CONSOLE_DIR: this.dataDir,
-            DATABASE_URL: FaultProxy.via(db.url, this.database),
-            MQTT_URL: this.broker.url,
-            MQTT_CLIENT_ID: `vigil-drill-${this.run}-${i}`,
-            MQTT_SHARE_GROUP: `drill-${this.run}`,
-            REDIS_URL: FaultProxy.via(redisUrl, this.redis),
-            VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
-            LOG_LEVEL: 'warn',
-          },
-          { readyWithinMs: 120_000 },
-        ),
-      );
+      this.instanceEnv.push({
+        PORT: String(port),
+        DATA_DIR: path.join(this.dataDir, String(i)),
+        CONSOLE_DIR: this.options.consoleDir ?? this.dataDir,
+        DATABASE_URL: FaultProxy.via(db.url, this.database),
+        MQTT_URL: this.broker.url,
+        MQTT_CLIENT_ID: `vigil-drill-${this.run}-${i}`,
+        MQTT_SHARE_GROUP: `drill-${this.run}`,
+        REDIS_URL: FaultProxy.via(redisUrl, this.redis),
+        VIGIL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        TRUST_PROXY: this.options.balanced ? 'true' : 'false',
+        METRICS_TOKEN: this.metricsToken,
+        LOG_LEVEL: this.options.logLevel ?? 'warn',
+      });
     }
-    log(`two instances on :${this.ports.join(' and :')}`);
+    // One after another: the first migrates the database, the others find it done.
+    for (const [i, env] of this.instanceEnv.entries())
+      this.instances.push(await spawnServer(env, { readyWithinMs: 120_000, logFile: this.logFileOf(i) }));
+    log(`${count} instances on :${this.ports.join(', :')}`);
+    if (this.options.balanced) {
+      this.balancer = await Balancer.start(this.ports, this.options.balancerPort);
+      log(`HAProxy (deploy/haproxy/vigil.cfg) on :${this.balancer.port}, statistics on ${this.balancer.statsUrl}`);
+    }
 
     const badgeType = DEVICE_TYPES.find((t) => t.kind === 'badge');
     if (!badgeType) throw new Error('no badge type in the catalogue');
@@ -120,12 +144,20 @@ export class Stage {
     log(`care home ${this.home.providerId}: ${plan.devices.length} simulated devices and ${badges.length} badges`);
 
     for (const [i, port] of this.ports.entries()) {
-      const console = new DrillConsole(
-        `console on instance ${i}`,
-        `ws://127.0.0.1:${port}/websocket`,
-        this.home.key,
-        this.home.client(this.base(i)),
-      );
+      const balancer = this.balancer;
+      const console = balancer
+        ? new DrillConsole(
+            `console ${i} (through the balancer)`,
+            balancer.wsUrl,
+            this.home.key,
+            this.home.client(balancer.url),
+          )
+        : new DrillConsole(
+            `console on instance ${i}`,
+            `ws://127.0.0.1:${port}/websocket`,
+            this.home.key,
+            this.home.client(this.base(i)),
+          );
       await console.start();
       this.consoles.push(console);
     }
@@ -135,6 +167,25 @@ export class Stage {
     });
     this.presser = new Presser(this.broker.url, badges);
     await this.presser.start();
+  }
+
+  /** kill -9, as a crashed host or an OOM kill: nothing written, nothing said goodbye. */
+  async kill(instance: number): Promise<void> {
+    const server = this.instances[instance];
+    if (!server) throw new Error(`no instance ${instance}`);
+    this.killed.add(server);
+    await server.stop('SIGKILL');
+  }
+
+  /** Started again as its supervisor would: the same port, client id and data. */
+  async restart(instance: number): Promise<void> {
+    const env = this.instanceEnv[instance];
+    if (!env) throw new Error(`no instance ${instance}`);
+    this.instances[instance] = await spawnServer(env, { readyWithinMs: 120_000, logFile: this.logFileOf(instance) });
+  }
+
+  private logFileOf(instance: number): string | undefined {
+    return this.options.logDir ? path.join(this.options.logDir, `instance-${instance}.log`) : undefined;
   }
 
   base(instance: number): string {
@@ -151,6 +202,7 @@ export class Stage {
     for (const console of this.consoles) console.stop();
     await this.stopDevices().catch(() => undefined);
     for (const instance of this.instances) await instance.stop('SIGTERM').catch(() => undefined);
+    await this.balancer?.close();
     await this.broker?.close();
     await this.database?.close();
     await this.redis?.close();

@@ -20,6 +20,11 @@ export interface Verdict {
   /** Alarms raised in the window, and on how many consoles each was pushed (ideal: all on both). */
   alarmsRaised: number;
   pushedToAll: number;
+  /** Sent by the device → stored, over the acknowledged events that were stored, ms; and how many took over 10 s. */
+  storeP50: number;
+  storeP99: number;
+  storeMax: number;
+  storedLate: number;
   /** Raised → first frame, over every (alarm, console) pair that got a frame, ms. */
   frameP50: number;
   frameP99: number;
@@ -28,6 +33,8 @@ export interface Verdict {
   openNotShown: number;
   checkAlarms: number[];
   consoleCloses: number[][];
+  /** Per console: ms from each close until it was back with its pending list. */
+  consoleRecoveries: number[][];
 }
 
 const quantile = (sorted: number[], q: number): number =>
@@ -50,20 +57,31 @@ export const judge = async (
     const truth = [
       ...stage.sent
         .filter((m) => m.qos === 1 && new Date(m.at) >= windowStart)
-        .map((m) => ({ deviceId: m.deviceId, seq: m.seq, event: String(m.payload.event), acked: m.acked })),
+        .map((m) => ({
+          deviceId: m.deviceId,
+          seq: m.seq,
+          event: String(m.payload.event),
+          acked: m.acked,
+          sentAt: new Date(m.at).getTime(),
+        })),
       ...(stage.presser?.presses ?? [])
         .filter((p) => p.sentAt >= windowStart.getTime())
-        .map((p) => ({ deviceId: p.deviceId, seq: p.seq, event: p.event, acked: p.acked })),
+        .map((p) => ({ deviceId: p.deviceId, seq: p.seq, event: p.event, acked: p.acked, sentAt: p.sentAt })),
     ];
     const acked = truth.filter((t) => t.acked);
-    const { rows: stored } = await db.query<{ device_id: string; seq: string; n: string }>(
-      `select device_id, seq::text, count(*)::text as n from device_event
+    const { rows: stored } = await db.query<{ device_id: string; seq: string; n: string; first: Date }>(
+      `select device_id, seq::text, count(*)::text as n, min(received_at) as first from device_event
         where seq is not null and received_at >= $1::timestamptz - interval '10 minutes'
         group by device_id, seq`,
       [windowStart.toISOString()],
     );
     const storedKeys = new Set(stored.map((r) => `${r.device_id}\u0000${r.seq}`));
     const lost = acked.filter((t) => !storedKeys.has(`${t.deviceId}\u0000${t.seq}`));
+    const storedAt = new Map(stored.map((r) => [`${r.device_id}\u0000${r.seq}`, r.first.getTime()]));
+    const storeDelays = acked
+      .map((t) => (storedAt.get(`${t.deviceId}\u0000${t.seq}`) ?? NaN) - t.sentAt)
+      .filter((ms) => Number.isFinite(ms))
+      .sort((a, b) => a - b);
 
     const { rows: raised } = await db.query<{ id: string; alert_type: string; raised_at: Date }>(
       `select id::text, alert_type, raised_at from alarm where raised_at >= $1 and raised_at < $2 and provider_id = $3`,
@@ -85,7 +103,9 @@ export const judge = async (
     }
     latencies.sort((a, b) => a - b);
     return {
-      exits: stage.instances.filter((i) => i.child.exitCode !== null || i.child.signalCode !== null).length,
+      exits: stage.instances.filter(
+        (i) => !stage.killed.has(i) && (i.child.exitCode !== null || i.child.signalCode !== null),
+      ).length,
       acknowledgedEvents: acked.length,
       acknowledgedLost: lost.length,
       acknowledgedAlarmEvents: acked.filter((t) => RAISING.has(t.event)).length,
@@ -94,12 +114,17 @@ export const judge = async (
       falseConnectionAlarms: raised.filter((a) => a.alert_type === 'CONNECTION').length,
       alarmsRaised: raised.length,
       pushedToAll,
+      storeP50: quantile(storeDelays, 0.5),
+      storeP99: quantile(storeDelays, 0.99),
+      storeMax: storeDelays.at(-1) ?? 0,
+      storedLate: storeDelays.filter((ms) => ms > 10_000).length,
       frameP50: quantile(latencies, 0.5),
       frameP99: quantile(latencies, 0.99),
       frameMax: latencies.at(-1) ?? 0,
       openNotShown: shown.reduce((sum, pending) => sum + open.filter((a) => !pending.has(Number(a.id))).length, 0),
       checkAlarms: stage.consoles.map((c) => c.checkAlarms),
       consoleCloses: stage.consoles.map((c) => c.closes),
+      consoleRecoveries: stage.consoles.map((c) => c.recoveries),
     };
   } finally {
     await db.end();

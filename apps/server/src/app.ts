@@ -274,6 +274,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   const metrics = new Metrics([
     services.devices.gateway.metrics.registry,
     services.alarms.metrics.registry,
+    services.sockets.registry,
     ...(relay ? [relay.registry] : []),
   ]);
 

@@ -55,7 +55,8 @@ export class PrivateMosquitto {
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null) return;
+    // Ended already (a signal sets signalCode, not exitCode): its exit event will not come again.
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +21,7 @@ export interface SpawnedServer {
  */
 export const spawnServer = async (
   env: Record<string, string>,
-  options: { readyWithinMs?: number } = {},
+  options: { readyWithinMs?: number; /** Also appends what it prints to this file. */ logFile?: string } = {},
 ): Promise<SpawnedServer> => {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
@@ -36,8 +37,14 @@ export const spawnServer = async (
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const log = options.logFile ? fs.createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+  const take = (d: Buffer) => {
+    output += d.toString();
+    log?.write(d);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  child.once('exit', () => log?.end());
   const end = Date.now() + (options.readyWithinMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);

@@ -11,6 +11,37 @@ export class AlarmMetrics {
     registers: [this.registry],
   });
 
+  private readonly raised = new Counter({
+    name: 'vigil_alarms_raised_total',
+    help: 'Alarms raised on this instance, by level and type (repeats after a snooze included)',
+    labelNames: ['level', 'type'] as const,
+    registers: [this.registry],
+  });
+  private readonly released = new Counter({
+    name: 'vigil_alarms_released_total',
+    help: 'Alarms released on this instance: cleared by themselves (device) or at a device (watch, button)',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+  private readonly handled = new Counter({
+    name: 'vigil_alarms_handled_total',
+    help: 'Alarms handled by a person through this instance (console, app, watch)',
+    labelNames: ['level'] as const,
+    registers: [this.registry],
+  });
+
+  countRaised(level: number, type: string): void {
+    this.raised.inc({ level: String(level), type });
+  }
+
+  countReleased(type: string): void {
+    this.released.inc({ type });
+  }
+
+  countHandled(level: number): void {
+    this.handled.inc({ level: String(level) });
+  }
+
   countWatchRelease(outcome: 'released' | WatchRefusal): void {
     this.watchReleases.inc({ outcome });
   }

@@ -109,6 +109,17 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     },
     [ALARM_EVENT.handled],
   );
+  // Counted where they happen: an event relayed from another instance is that instance's count.
+  deps.events.subscribe(
+    (event) => {
+      if (event.origin !== undefined) return;
+      const alarm = event.payload.alarm as Pick<AlarmPayload, 'alertType' | 'level'>;
+      if (event.type === ALARM_EVENT.handled) metrics.countHandled(alarm.level);
+      else if (event.type === ALARM_EVENT.released) metrics.countReleased(alarm.alertType);
+      else metrics.countRaised(alarm.level, alarm.alertType);
+    },
+    [ALARM_EVENT.raised, ALARM_EVENT.repeated, ALARM_EVENT.released, ALARM_EVENT.handled],
+  );
   // Raised or released on another instance (which took part of the same device's telemetry).
   deps.events.subscribe(
     (event) => {

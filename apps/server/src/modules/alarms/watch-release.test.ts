@@ -109,6 +109,23 @@ describe.each(dbTargets())('releases at a nurse watch on %s', (target) => {
     expect(await counted('not_open')).toBe(notOpen + 1);
   });
 
+  const countOf = async (name: string, labels: Record<string, string>): Promise<number> => {
+    const metric = await app.services.alarms.metrics.registry.getSingleMetric(name)?.get();
+    return (
+      metric?.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value))?.value ?? 0
+    );
+  };
+
+  it('/metrics counts the alarms raised and released on this instance (the cluster dashboard reads them)', async () => {
+    const raised = await countOf('vigil_alarms_raised_total', { type: 'SOS' });
+    const releasedBefore = await countOf('vigil_alarms_released_total', { type: 'SOS' });
+    const alarm = await sos('WCH-SOS-A');
+    expect(await countOf('vigil_alarms_raised_total', { type: 'SOS', level: String(alarm.level) })).toBe(raised + 1);
+    clock.advance(10_000);
+    await send('WCH-A1', { event: 'watch_release', alarmId: alarm.id });
+    expect(await countOf('vigil_alarms_released_total', { type: 'SOS' })).toBe(releasedBefore + 1);
+  });
+
   it('a watch release naming the resident’s device releases its open alarm', async () => {
     const alarm = await sos('WCH-SOS-A');
     const released = await counted('released');

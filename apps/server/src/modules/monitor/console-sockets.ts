@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { Gauge, Registry } from 'prom-client';
 import {
   ALARM_SOURCE,
   pickLanguage,
@@ -87,6 +88,8 @@ const DELIVERY_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_00
 export class ConsoleSockets {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   private readonly connections = new Set<Connection>();
+  /** Console sockets open now, logged in or not yet (merged into /metrics). */
+  readonly registry = new Registry();
   private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Alarm events are turned into frames one after another, so a release never overtakes its raise. */
@@ -96,6 +99,19 @@ export class ConsoleSockets {
   private stopped = false;
 
   constructor(private readonly deps: ConsoleSocketDeps) {
+    const connections = this.connections;
+    new Gauge({
+      name: 'vigil_console_sockets',
+      help: 'Console sockets open on this instance, by whether they logged in',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        let loggedIn = 0;
+        for (const c of connections) if (c.caller) loggedIn++;
+        this.set({ state: 'logged_in' }, loggedIn);
+        this.set({ state: 'not_logged_in' }, connections.size - loggedIn);
+      },
+    });
     this.recheckMs = deps.recheckMs ?? 30_000;
     this.deliveryRetriesMs = deps.deliveryRetriesMs ?? DELIVERY_RETRIES_MS;
   }
