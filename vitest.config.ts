@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           // Whole server processes started, killed and restarted: after the unit tests, one at a time.
           name: 'slow',
-          include: ['apps/server/src/**/*.slow.test.ts'],
+          include: ['apps/server/src/**/*.slow.test.ts', 'scripts/**/*.slow.test.ts'],
           environment: 'node',
           testTimeout: 180_000,
           fileParallelism: false,
