@@ -19,6 +19,9 @@ import { Lifecycle } from './core/lifecycle.ts';
 import { EventStream } from './core/events.ts';
 import { LateLog } from './core/log.ts';
 import { Transactions } from './db/transactions.ts';
+import { OutboxMetrics } from './db/outbox-metrics.ts';
+import { OutboxSweep, outboxSweepPart } from './db/outbox-sweep.ts';
+import { backgroundPacer } from './core/background-pacer.ts';
 import { RedisEventRelay } from './core/event-relay.ts';
 import { redactedError } from './http/log-redaction.ts';
 import { handlersOf } from './module.ts';
@@ -66,7 +69,17 @@ export const buildServices = (deps: AppDeps) => {
   /** Background parts log here once the HTTP server's logger exists. */
   const log = new LateLog();
   const events = new EventStream();
-  const transactions = new Transactions(db, events, clock);
+  const outboxMetrics = new OutboxMetrics();
+  const transactions = new Transactions(db, events, clock, {
+    log,
+    metrics: outboxMetrics,
+    graceMs: config.outbox.graceMs,
+  });
+  // Marks what could not be marked, publishes what a dead instance left, purges what is old (decision 0037).
+  const outboxSweep = new OutboxSweep(
+    { db, clock, transactions, pacer: backgroundPacer(deps.database.kind), metrics: outboxMetrics, log },
+    { everyMs: config.outbox.sweepMs, retentionMs: config.outbox.retentionMs },
+  );
   // Built before the modules that own them, because modules built earlier use them: the instance
   // settings (system's; the RSA key reads them) and auth's session store, sign-in failure counts
   // and RSA key (accounts and providers use them; the rest of auth needs accounts and providers).
@@ -195,6 +208,8 @@ export const buildServices = (deps: AppDeps) => {
     log,
     events,
     transactions,
+    outboxSweep,
+    outboxMetrics,
     sessionPurge: auth.services.sessionPurge,
     audit: auditService,
     settings,
@@ -261,6 +276,8 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   // order and stopped in reverse on close (SIGTERM): producers stop before writers flush.
   const lifecycle = new Lifecycle();
   for (const part of Object.values(services.modules).flatMap((m) => m.parts)) lifecycle.add(part);
+  // Started last, stopped first: it only publishes what the modules' own writers committed.
+  lifecycle.add(outboxSweepPart(services.outboxSweep));
   await lifecycle.start(report);
   app.addHook('onClose', () => lifecycle.stop(report));
   // The console's live socket upgrades on the API's port; its sockets close before the HTTP
@@ -275,6 +292,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     services.devices.gateway.metrics.registry,
     services.alarms.metrics.registry,
     services.sockets.registry,
+    services.outboxMetrics.registry,
     ...(relay ? [relay.registry] : []),
   ]);
 

@@ -115,6 +115,16 @@ const EnvSchema = z.object({
   TELECOM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   // Raw device samples (original data screen) older than this many days are deleted (docs/operations.md).
   RAW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(31),
+  // The outbox of domain events (docs/operations.md, "The event outbox"): how often unmarked events
+  // are looked for, how old they must be to be taken for a dead instance's, how long published ones are kept.
+  OUTBOX_SWEEP_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  OUTBOX_GRACE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  OUTBOX_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
   // Alarm notifications beyond the page (docs/alarms.md): an HTTP SMS gateway and a chat-app webhook.
   SMS_URL: optionalUrl(['http', 'https']),
   SMS_KEY: z.preprocess(
@@ -216,6 +226,8 @@ export interface Config {
   telecom: { url: string; appKey: string; timeoutMs: number } | undefined;
   /** Raw samples (`device_raw`) are kept this many days, then deleted in batches. */
   rawRetentionDays: number;
+  /** The event outbox's sweep: its period, the grace left to the committing instance, the retention of published events. */
+  outbox: { sweepMs: number; graceMs: number; retentionMs: number };
   /** SIGUSR2 starts and stops a CPU profile written here; undefined: off. */
   cpuProfileDir: string | undefined;
   /** The beds' time zone: alarm time ranges are local times in it, and nights are named in it. */
@@ -286,6 +298,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         ? { url: e.TELECOM_API_URL, appKey: e.TELECOM_APP_KEY, timeoutMs: e.TELECOM_TIMEOUT_MS }
         : undefined,
     rawRetentionDays: e.RAW_RETENTION_DAYS,
+    outbox: {
+      sweepMs: e.OUTBOX_SWEEP_SECONDS * 1000,
+      graceMs: e.OUTBOX_GRACE_SECONDS * 1000,
+      retentionMs: e.OUTBOX_RETENTION_HOURS * 3_600_000,
+    },
     cpuProfileDir: e.CPU_PROFILE_DIR,
     timeZone: e.TIME_ZONE,
     reports: { workers: e.REPORT_WORKERS, everyMs: e.REPORT_CHECK_SECONDS * 1000 },

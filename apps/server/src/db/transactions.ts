@@ -3,8 +3,10 @@ import { and, asc, inArray, isNull, lte } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { fail, type AppError } from '../core/app-error.ts';
 import type { DomainEvent, EventStream, PublishedEvent } from '../core/events.ts';
+import type { Log } from '../core/log.ts';
 import type { Db, Executor, Tx } from './database.ts';
 import { dbErrorOf, FOREIGN_KEY_VIOLATION, isRetryable, UNIQUE_VIOLATION } from './db-errors.ts';
+import type { OutboxMetrics } from './outbox-metrics.ts';
 import { eventOutbox } from './schema.ts';
 
 /** Unique and foreign-key violations, by constraint name, that mean a concurrent change won. */
@@ -35,8 +37,30 @@ export const constraintError = (error: unknown, messages: ConstraintMessages): A
 };
 
 const DEFAULT_ATTEMPTS = 6;
-/** A running instance marks its events within milliseconds of the commit; older unmarked rows are a crash's. */
+/**
+ * A running instance marks its events within milliseconds of the commit; older unmarked rows are
+ * a dead instance's (or a mark that failed), and the sweep publishes them (OUTBOX_GRACE_SECONDS).
+ */
 export const RELAY_GRACE_MS = 30_000;
+/** Ids whose mark failed, kept for the next sweep; past this the sweep's relay takes the rest. */
+const MAX_UNMARKED = 10_000;
+
+/**
+ * Work that commits with the change whose events it reacts to: it runs in the same transaction,
+ * after the work and before the events are stored, and its failure fails the change (which is
+ * then retried as a whole). For what must never be missing once the change is committed, such as
+ * the notification rows of a raised alarm (decision 0037); everything else subscribes to the
+ * stream after the commit.
+ */
+export type Reaction = (tx: Tx, events: readonly DomainEvent[]) => Promise<void>;
+
+export interface TransactionsOptions {
+  /** Where bookkeeping failures after a commit are logged. */
+  log?: Log;
+  metrics?: OutboxMetrics;
+  /** Unmarked rows younger than this are left to the instance that committed them. */
+  graceMs?: number;
+}
 
 /**
  * Runs `work` in a transaction (a savepoint when `executor` is one already), again after a
@@ -64,16 +88,35 @@ export const transact = async <T>(
 
 /**
  * The one way to change data and tell the rest of the system: `run` opens a transaction whose
- * work may `emit` domain events; they are written to the outbox in that transaction and
- * published to the stream after the commit, in order. A rolled-back attempt publishes nothing.
- * Events left unpublished by a crash are published by `relayPending` at the next start.
+ * work may `emit` domain events; the reactions registered for their types run in that
+ * transaction, the events are written to the outbox in it, and they are published to the stream
+ * after the commit, in order. A rolled-back attempt publishes nothing. Marking them published is
+ * bookkeeping: when it fails the change still stands (logged, counted, marked again by the next
+ * sweep). Events left unpublished (a crash between commit and mark) are published by
+ * `relayPending`, at start and by the periodic sweep, once their grace period is over.
  */
 export class Transactions {
+  private readonly reactions = new Set<{ types: ReadonlySet<string>; react: Reaction }>();
+  /** Published here, not yet marked: the sweep marks them before it relays anything. */
+  private readonly unmarked = new Set<number>();
+  private readonly graceMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly stream: EventStream,
     private readonly clock: Clock,
-  ) {}
+    private readonly options: TransactionsOptions = {},
+  ) {
+    this.graceMs = options.graceMs ?? RELAY_GRACE_MS;
+    if (options.metrics) options.metrics.unmarked = () => this.unmarked.size;
+  }
+
+  /** Runs `react` inside every transaction that emits one of `types` (see Reaction); returns the undo. */
+  react(types: readonly string[], react: Reaction): () => void {
+    const entry = { types: new Set(types), react };
+    this.reactions.add(entry);
+    return () => this.reactions.delete(entry);
+  }
 
   async run<T>(work: (tx: Tx, emit: Emit) => Promise<T>, options: TransactOptions = {}): Promise<T> {
     let stored: PublishedEvent[] = [];
@@ -82,7 +125,14 @@ export class Transactions {
       async (tx) => {
         const emitted: DomainEvent[] = [];
         const value = await work(tx, (event) => emitted.push(event));
-        stored = emitted.length ? await this.store(tx, emitted) : [];
+        stored = [];
+        if (emitted.length) {
+          for (const { types, react } of this.reactions) {
+            const theirs = emitted.filter((e) => types.has(e.type));
+            if (theirs.length) await react(tx, theirs);
+          }
+          stored = await this.store(tx, emitted);
+        }
         return value;
       },
       options,
@@ -92,16 +142,25 @@ export class Transactions {
   }
 
   /**
-   * Publishes what a crash left in the outbox (call once at start, before serving). Rows are
-   * claimed with one UPDATE … SKIP LOCKED, so instances starting together never publish the same
-   * row twice; rows younger than the grace period belong to an instance that is running and
-   * about to mark them, and are left to it.
+   * The sweep's one pass: marks what this instance published but could not mark, then publishes
+   * what is unmarked past the grace period (a dead instance's events). Answers how many it relayed.
+   */
+  async sweep(batch = 500): Promise<number> {
+    await this.markAgain();
+    return this.relayPending(batch);
+  }
+
+  /**
+   * Publishes what is left unmarked past the grace period (at start, before serving, and at each
+   * sweep). Rows are claimed with one UPDATE … SKIP LOCKED, so instances sweeping together never
+   * publish the same row twice; rows younger than the grace period belong to an instance that is
+   * running and about to mark them, and are left to it.
    */
   async relayPending(batch = 500): Promise<number> {
     let total = 0;
     for (;;) {
       const now = this.clock.now();
-      const cutoff = new Date(now.getTime() - RELAY_GRACE_MS);
+      const cutoff = new Date(now.getTime() - this.graceMs);
       const unclaimed = this.db
         .select({ id: eventOutbox.id })
         .from(eventOutbox)
@@ -115,11 +174,13 @@ export class Transactions {
         .where(inArray(eventOutbox.id, unclaimed))
         .returning();
       if (!rows.length) return total;
+      for (const r of rows) this.unmarked.delete(r.id);
       this.stream.publish(
         rows
           .sort((a, b) => a.id - b.id)
           .map((r) => ({ id: r.id, at: r.createdAt, type: r.type, providerId: r.providerId, payload: r.payload })),
       );
+      this.options.metrics?.relayed(rows.length);
       total += rows.length;
     }
   }
@@ -133,16 +194,38 @@ export class Transactions {
     return events.map((e, i) => ({ ...e, id: rows[i]?.id ?? 0, at }));
   }
 
+  /** After the commit: tells the stream, then marks. Never throws: the change is committed. */
   private async publish(events: readonly PublishedEvent[]): Promise<void> {
-    this.stream.publish(events);
+    const ids = events.map((e) => e.id);
+    try {
+      this.stream.publish(events);
+      await this.mark(ids);
+    } catch (error) {
+      for (const id of ids) if (this.unmarked.size < MAX_UNMARKED) this.unmarked.add(id);
+      this.options.metrics?.failed('mark');
+      this.options.log?.warn(
+        { err: String(error), events: ids.length },
+        'outbox events published but not marked; the sweep marks them again',
+      );
+    }
+  }
+
+  private async markAgain(): Promise<void> {
+    if (!this.unmarked.size) return;
+    const ids = [...this.unmarked];
+    try {
+      await this.mark(ids);
+      for (const id of ids) this.unmarked.delete(id);
+    } catch (error) {
+      this.options.metrics?.failed('mark');
+      this.options.log?.warn({ err: String(error), events: ids.length }, 'outbox events still not marked');
+    }
+  }
+
+  private async mark(ids: readonly number[]): Promise<void> {
     await this.db
       .update(eventOutbox)
       .set({ publishedAt: this.clock.now() })
-      .where(
-        inArray(
-          eventOutbox.id,
-          events.map((e) => e.id),
-        ),
-      );
+      .where(and(inArray(eventOutbox.id, [...ids]), isNull(eventOutbox.publishedAt)));
   }
 }

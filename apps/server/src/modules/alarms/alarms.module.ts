@@ -146,5 +146,13 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     language: deps.config.notify.language,
     escalateAfterMs: deps.config.notify.escalateAfterMs,
   });
+  // A raised alarm's notification rows commit with it, in its own transaction, whichever writer
+  // stores it (the gateway's event batch or the runner's queue): never an alarm without them.
+  deps.transactions.react([ALARM_EVENT.raised], async (tx, raised) => {
+    await notifier.plan(
+      tx,
+      raised.map((event) => event.payload.alarm as AlarmPayload),
+    );
+  });
   return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier, metrics };
 };

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { alarmCalls, caregiverCalls, topicOf } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,28 +16,7 @@ import {
   type DeviceWorld,
 } from '../../devices/device-test-support.ts';
 import { MAX_ATTEMPTS } from './alarm-notifier.ts';
-
-/** A local stand-in for a gateway: records what it was sent; answers what the test says. */
-const fakeGateway = async () => {
-  const received: { body: Record<string, unknown>; auth: string | undefined }[] = [];
-  let answer: () => { status: number; body: unknown } = () => ({ status: 200, body: { errcode: 0 } });
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c: Buffer) => (data += c.toString()));
-    req.on('end', () => {
-      received.push({ body: JSON.parse(data) as Record<string, unknown>, auth: req.headers.authorization });
-      const { status, body } = answer();
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/send`,
-    received,
-    answerWith: (next: typeof answer) => (answer = next),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-};
+import { fakeGateway } from './notify-test-support.ts';
 
 describe('alarm notifications by SMS and chat webhook', () => {
   let app: TestApp;
@@ -129,9 +106,14 @@ describe('alarm notifications by SMS and chat webhook', () => {
       auth: 'Bearer sms-gateway-key-01',
     });
     expect(chat.received[0]?.body).toEqual({ msgtype: 'text', text: { content: 'Ntf 101 Ntf 101-1: Ada has fallen' } });
-    // A repeat of the fall, and the raise event published again (an outbox relay), add nothing.
+    // A repeat of the fall, the raise event published again (an outbox relay) and the alarm
+    // planned again add nothing.
     await press('NTF-RDR1', 'fall');
-    expect(await notifier().plan(alarm?.id ?? 0)).toBe(0);
+    const again = { id: alarm?.id ?? 0, providerId: w.aHome.id, residentId, releaseKind: 0 };
+    app.services.events.publish([
+      { id: 0, at: clock.now(), type: 'alarm.raised', providerId: w.aHome.id, payload: { alarm: again } },
+    ]);
+    expect(await app.services.transactions.run((tx) => notifier().plan(tx, [again]))).toBe(0);
     await notifier().kick();
     expect(sms.received).toHaveLength(1);
     const steps = await app.services.alarms.repo.timeline(app.database.db, alarm?.id ?? 0);

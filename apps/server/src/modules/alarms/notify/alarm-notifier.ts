@@ -3,12 +3,12 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../../../clock.ts';
 import type { EventStream } from '../../../core/events.ts';
 import type { Log } from '../../../core/log.ts';
-import type { Db } from '../../../db/database.ts';
+import type { Db, Executor } from '../../../db/database.ts';
 import { alarmNotifications, alarms, caregivers } from '../../../db/schema.ts';
 import { receiversOfResident } from '../bed-alarm-settings.service.ts';
 import type { AlarmView } from '../alarm-query.repository.ts';
 import { alarmText } from '../alarm-record.ts';
-import { ALARM_EVENT } from '../alarm-runner.ts';
+import { ALARM_EVENT, type AlarmPayload } from '../alarm-runner.ts';
 import type { AlarmRepository } from '../alarm.repository.ts';
 import type { NotifyChannel } from './channels.ts';
 
@@ -36,12 +36,17 @@ export interface NotifierDeps {
 /** A phone number with its middle hidden, for the timeline. */
 const masked = (target: string) => (target.length > 6 ? `${target.slice(0, 3)}****${target.slice(-4)}` : target);
 
+/** What planning needs of a raised alarm: the payload of its `alarm.raised` event. */
+export type RaisedAlarm = Pick<AlarmPayload, 'id' | 'providerId' | 'residentId' | 'releaseKind'>;
+
 /**
- * Notifications beyond the page. When an alarm is raised (the committed event; a relay after a
- * crash repeats it harmlessly: rows are unique), its resident's community settings name the
- * receivers and the modes (the bed's own when it has them): one SMS per receiver, one chat message. A level 1 alarm still open
- * after `escalateAfterMs` goes to the provider's lead caregivers too (stage 2). Rows are sent by a
- * loop that claims due rows (SKIP LOCKED: instances never send one twice), retries with backoff,
+ * Notifications beyond the page. An alarm's stage 1 rows are planned in the transaction that
+ * raises it (`plan`, a reaction to `alarm.raised`: decision 0037), so a committed alarm always
+ * has them, whatever happens to the process or the database after the commit: its resident's
+ * bed's receivers and modes (else its community's) name them, one SMS per receiver and one chat
+ * message. A level 1 alarm still open after `escalateAfterMs` goes to the provider's lead
+ * caregivers too (stage 2, found by a periodic look at the database). Rows are sent by a loop
+ * that claims due rows (SKIP LOCKED: instances never send one twice), retries with backoff,
  * cancels what a release made moot, and keeps each outcome on the alarm's timeline.
  */
 export class AlarmNotifier {
@@ -57,18 +62,21 @@ export class AlarmNotifier {
 
   start(onError: (error: unknown) => void): void {
     if (!this.channels.size) return;
+    const kick = () => void this.kick().catch(onError);
+    // Its rows are committed with it: send them now rather than at the next tick.
     this.unsubscribe = this.deps.events.subscribe(
       (event) => {
-        if (event.origin !== undefined) return; // the instance that committed it plans it
-        const alarm = event.payload.alarm as { id: number };
-        this.plan(alarm.id).then(() => this.kick(), onError);
+        if (event.origin === undefined) kick();
       },
       [ALARM_EVENT.raised],
     );
-    this.timer = setInterval(() => this.kick(), this.deps.tickMs ?? 1_000);
+    this.timer = setInterval(kick, this.deps.tickMs ?? 1_000);
     this.timer.unref();
     this.escalationTimer = setInterval(
-      () => void this.escalate().then(() => this.kick(), onError),
+      () =>
+        void this.escalate()
+          .then(() => this.kick())
+          .catch(onError),
       Math.min(30_000, this.deps.escalateAfterMs),
     );
     this.escalationTimer.unref();
@@ -78,7 +86,7 @@ export class AlarmNotifier {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
     if (this.escalationTimer) clearInterval(this.escalationTimer);
-    await this.running;
+    await this.running?.catch(() => undefined);
   }
 
   /** Sends what is due now (also for tests); one run at a time. */
@@ -87,23 +95,31 @@ export class AlarmNotifier {
     return this.running;
   }
 
-  /** The rows of a new alarm: its bed's receivers by its modes, else its community's. */
-  async plan(alarmId: number): Promise<number> {
-    const { db, clock } = this.deps;
-    const [alarm] = await db.select().from(alarms).where(eq(alarms.id, alarmId));
-    if (!alarm || alarm.releaseKind !== 0 || alarm.residentId === null) return 0;
-    const receivers = await receiversOfResident(db, alarm.residentId);
-    if (!receivers) return 0;
-    const now = clock.now();
+  /**
+   * The stage 1 rows of newly raised alarms, in the transaction that raises them (`tx`): each
+   * alarm's bed's receivers by its modes, else its community's; only for the channels this server
+   * has. Planning one again adds nothing (a row per alarm, channel, target and stage).
+   */
+  async plan(tx: Executor, raised: readonly RaisedAlarm[]): Promise<number> {
+    if (!this.channels.size) return 0;
+    const now = this.deps.clock.now();
+    const receiversOf = new Map<number, Awaited<ReturnType<typeof receiversOfResident>>>();
     const rows: NewNotification[] = [];
-    const base = { alarmId, providerId: alarm.providerId, stage: 1, nextAt: now };
-    if (receivers.notify.includes('sms') && this.channels.has('sms'))
-      for (const c of receivers.caregivers)
-        if (c.providerId === alarm.providerId)
-          rows.push({ ...base, channel: 'sms', target: c.phone, caregiverId: c.id });
-    if (receivers.notify.includes('chat') && this.channels.has('chat'))
-      rows.push({ ...base, channel: 'chat', target: WEBHOOK });
-    return this.enqueue(rows);
+    for (const alarm of raised) {
+      if (alarm.releaseKind !== 0 || alarm.residentId === null || alarm.providerId === null) continue;
+      if (!receiversOf.has(alarm.residentId))
+        receiversOf.set(alarm.residentId, await receiversOfResident(tx, alarm.residentId));
+      const receivers = receiversOf.get(alarm.residentId);
+      if (!receivers) continue;
+      const base = { alarmId: alarm.id, providerId: alarm.providerId, stage: 1, nextAt: now };
+      if (receivers.notify.includes('sms') && this.channels.has('sms'))
+        for (const c of receivers.caregivers)
+          if (c.providerId === alarm.providerId)
+            rows.push({ ...base, channel: 'sms', target: c.phone, caregiverId: c.id });
+      if (receivers.notify.includes('chat') && this.channels.has('chat'))
+        rows.push({ ...base, channel: 'chat', target: WEBHOOK });
+    }
+    return this.enqueue(tx, rows);
   }
 
   /** Level 1 alarms still open after the escalation time: to the provider's lead caregivers. */
@@ -139,14 +155,14 @@ export class AlarmNotifier {
       if (this.channels.has('chat')) rows.push({ ...base, channel: 'chat', target: WEBHOOK });
       // Marks the alarm escalated even with no one to tell, so it is not looked at again.
       if (!rows.length) rows.push({ ...base, channel: 'none', target: 'none', state: 'cancelled' });
-      added += await this.enqueue(rows);
+      added += await this.enqueue(db, rows);
     }
     return added;
   }
 
-  private async enqueue(rows: NewNotification[]): Promise<number> {
+  private async enqueue(executor: Executor, rows: NewNotification[]): Promise<number> {
     if (!rows.length) return 0;
-    const inserted = await this.deps.db
+    const inserted = await executor
       .insert(alarmNotifications)
       .values(rows)
       .onConflictDoNothing()
