@@ -293,6 +293,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     services.alarms.metrics.registry,
     services.sockets.registry,
     services.outboxMetrics.registry,
+    services.alarms.notifier.registry,
     ...(relay ? [relay.registry] : []),
   ]);
 

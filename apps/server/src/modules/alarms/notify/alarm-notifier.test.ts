@@ -135,6 +135,12 @@ describe('alarm notifications by SMS and chat webhook', () => {
     ).data?.rows[0];
     const alarmId = suspected?.id ?? 0;
     await until(async () => (await rowsOf(alarmId)).every((r) => r.attempts >= 1), { what: 'first tries' });
+    // The backlog on /metrics (the dashboard's notification panel) counts them while they wait.
+    const figures = await app.metrics.registry.metrics();
+    for (const channel of ['sms', 'chat'])
+      expect(
+        Number(new RegExp(`^vigil_notifications_pending\\{channel="${channel}"\\} (\\d+)$`, 'm').exec(figures)?.[1]),
+      ).toBeGreaterThan(0);
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       clock.advance(400_000);
       await notifier().kick();

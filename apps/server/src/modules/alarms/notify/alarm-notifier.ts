@@ -1,5 +1,6 @@
 import type { Language } from '@vigil/contract';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { Gauge, Registry } from 'prom-client';
 import type { Clock } from '../../../clock.ts';
 import type { EventStream } from '../../../core/events.ts';
 import type { Log } from '../../../core/log.ts';
@@ -55,9 +56,34 @@ export class AlarmNotifier {
   private unsubscribe: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private readonly channels: Map<string, NotifyChannel>;
+  /** /metrics: the backlog of notifications waiting to be sent. */
+  readonly registry = new Registry();
 
   constructor(private readonly deps: NotifierDeps) {
     this.channels = new Map(deps.channels.map((c) => [c.name, c]));
+    const pending: Gauge<'channel'> = new Gauge({
+      name: 'vigil_notifications_pending',
+      help: 'Alarm notifications (SMS, chat) planned and not yet sent or given up, by channel; one table, so every instance reports the same',
+      labelNames: ['channel'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        // A database that does not answer keeps the last figures: the scrape itself must not fail.
+        const backlog = await this.backlog().catch(() => undefined);
+        if (!backlog) return;
+        pending.reset();
+        for (const channel of this.channels.keys()) pending.set({ channel }, backlog.get(channel) ?? 0);
+      },
+    });
+  }
+
+  /** Pending notifications by channel. */
+  async backlog(): Promise<Map<string, number>> {
+    const rows = await this.deps.db
+      .select({ channel: alarmNotifications.channel, n: count() })
+      .from(alarmNotifications)
+      .where(eq(alarmNotifications.state, 'pending'))
+      .groupBy(alarmNotifications.channel);
+    return new Map(rows.map((r) => [r.channel, Number(r.n)]));
   }
 
   start(onError: (error: unknown) => void): void {

@@ -115,5 +115,9 @@ describeEachDb('notification rows of an alarm whose planning meets a database er
     await arm();
     await send('DUR-RDR3', 'status', { online: true, battery: 5 });
     await expectNotified('DUR-RDR3', 'LOW_BATTERY', 2);
+    // Everything planned went out: no backlog on /metrics.
+    const figures = await app.metrics.registry.metrics();
+    expect(figures).toMatch(/^vigil_notifications_pending\{channel="sms"\} 0$/m);
+    expect(figures).toMatch(/^vigil_notifications_pending\{channel="chat"\} 0$/m);
   });
 });
