@@ -39,7 +39,8 @@ export const constraintError = (error: unknown, messages: ConstraintMessages): A
 const DEFAULT_ATTEMPTS = 6;
 /**
  * A running instance marks its events within milliseconds of the commit; older unmarked rows are
- * a dead instance's (or a mark that failed), and the sweep publishes them (OUTBOX_GRACE_SECONDS).
+ * a dead instance's (or a mark that failed), and the sweep publishes them. The default of
+ * OUTBOX_GRACE_SECONDS.
  */
 export const RELAY_GRACE_MS = 30_000;
 /** Ids whose mark failed, kept for the next sweep; past this the sweep's relay takes the rest. */
@@ -47,10 +48,10 @@ const MAX_UNMARKED = 10_000;
 
 /**
  * Work that commits with the change whose events it reacts to: it runs in the same transaction,
- * after the work and before the events are stored, and its failure fails the change (which is
- * then retried as a whole). For what must never be missing once the change is committed, such as
- * the notification rows of a raised alarm (decision 0037); everything else subscribes to the
- * stream after the commit.
+ * after the work and before the events are stored, and its failure fails the change as any
+ * failure of the work would (the alarm writers store it again). For what must never be missing
+ * once the change is committed, such as the notification rows of a raised alarm (decision 0037);
+ * everything else subscribes to the stream after the commit.
  */
 export type Reaction = (tx: Tx, events: readonly DomainEvent[]) => Promise<void>;
 
