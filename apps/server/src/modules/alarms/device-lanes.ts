@@ -53,6 +53,8 @@ export class DeviceLanes<T> {
   private lastError: unknown;
   private closed = false;
   private waitingHolds = 0;
+  /** Items holders took and have not yet ended (written or given back). */
+  private taken = 0;
   /** The last write failed and its items wait for a retry. */
   failing = false;
 
@@ -101,15 +103,22 @@ export class DeviceLanes<T> {
       this.waitingHolds--;
     }
     const taken: Entry<T>[] = [];
+    let done = false;
     return {
       take: () => {
         const left: Entry<T>[] = [];
         for (const e of this.queue) (devices.has(e.device) ? taken : left).push(e);
+        this.taken += this.queue.length - left.length;
         this.queue = left;
         return taken.map((e) => e.item);
       },
       end: (committed) => {
+        if (done) return;
+        done = true;
+        this.taken -= taken.length;
         if (committed) for (const e of taken) e.resolve();
+        else if (this.closed)
+          for (const e of taken) e.reject(new Error('alarm writer stopped before the write succeeded'));
         // Not written: back to the front of their lanes, before anything added since.
         else this.queue = [...taken, ...this.queue];
         for (const d of devices) if (this.holders.get(d) === over) this.holders.delete(d);
@@ -119,10 +128,10 @@ export class DeviceLanes<T> {
     };
   }
 
-  /** Writes everything now; resolves when nothing waits (or rejects with the write's error). */
+  /** Writes everything now; resolves when nothing waits, nor is held by a holder (or rejects with the write's error). */
   async drain(): Promise<void> {
     this.cancelTimer();
-    while (this.queue.length || this.writing) {
+    while (this.queue.length || this.writing || this.taken) {
       if (this.writing) await this.writing.done;
       else if (!this.nextBatch().length) await Promise.all(this.holders.values());
       else if ((await this.writeNext()) === 'failed') {
