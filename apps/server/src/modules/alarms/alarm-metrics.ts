@@ -42,7 +42,20 @@ export class AlarmMetrics {
     this.handled.inc({ level: String(level) });
   }
 
+  private readonly departed = new Counter({
+    name: 'vigil_alarms_of_departed_devices_total',
+    help:
+      'Devices gone from the device directory between a decision and its write: raises stored as decided ' +
+      '(stored), events that could decide nothing (undecided)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   countWatchRelease(outcome: 'released' | WatchRefusal): void {
     this.watchReleases.inc({ outcome });
+  }
+
+  countDeparted(outcome: 'stored' | 'undecided'): void {
+    this.departed.inc({ outcome });
   }
 }

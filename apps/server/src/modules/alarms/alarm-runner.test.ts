@@ -56,6 +56,8 @@ describe('AlarmRunner in the events’ transaction', () => {
     const subject = (c: DeviceContext): Subject => ({
       deviceId: c.deviceId,
       kind: 'sleep_monitor',
+      typeCode: c.typeCode,
+      deviceRowId: c.deviceRowId,
       providerId: c.providerId,
       bedId: null,
       residentId: null,

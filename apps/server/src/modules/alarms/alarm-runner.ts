@@ -6,7 +6,8 @@ import type { Db, Tx } from '../../db/database.ts';
 import { deviceEvents } from '../../db/schema.ts';
 import type { Emit, Transactions } from '../../db/transactions.ts';
 import { kindOf } from '../devices/device.policy.ts';
-import { BacklogFull, BatchQueue } from '../devices/ingest/batch-queue.ts';
+import type { EventsStoredWork } from '../devices/gateway/device-gateway.ts';
+import { BacklogFull } from '../devices/ingest/batch-queue.ts';
 import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-directory.ts';
 import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/device-feed.ts';
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
@@ -14,7 +15,8 @@ import type { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Decision, EventDecision, Subject, WatchRelease } from './engine/engine-types.ts';
-import { refusalOf } from './engine/watch-release.ts';
+import { refusalOf, watchTarget } from './engine/watch-release.ts';
+import { DeviceLanes } from './device-lanes.ts';
 import type { WatchDirectory } from './watch-directory.ts';
 
 /** The domain events an alarm's changes publish (through the outbox, after the commit). */
@@ -80,13 +82,17 @@ export interface AlarmRunnerDeps {
  * Runs the alarm engine on the device gateway's streams and stores what it decides. An event's
  * alarms are stored in the transaction that stores the event (the gateway's hook), so a device
  * whose event was acknowledged has its alarm too; alarms from vitals, battery and the passing
- * of time are stored by one ordered writer that retries. Either way an alarm is committed
- * before anyone is told: the outbox publishes it after the commit.
+ * of time are stored by a writer that retries. Both go through one ordered lane per device
+ * (decision 0038): an event's transaction first takes, and stores before its own, what that
+ * device's lane still holds, so a release never commits before a raise decided earlier. Either
+ * way an alarm is committed before anyone is told: the outbox publishes it after the commit.
  */
 export class AlarmRunner {
-  private readonly writer: BatchQueue<Decision>;
+  private readonly lanes: DeviceLanes<Decision>;
   /** A watch sending release after release for what it may not release is one line per period. */
   private readonly refusals: RateLimitedLog;
+  /** Alarms of devices gone from the directory: one line per device and period. */
+  private readonly departures: RateLimitedLog;
   private timer: NodeJS.Timeout | undefined;
   private spellTimer: NodeJS.Timeout | undefined;
   /** Devices whose spells this instance wrote last time: removed when theirs end. */
@@ -100,10 +106,11 @@ export class AlarmRunner {
 
   constructor(private readonly deps: AlarmRunnerDeps) {
     this.refusals = new RateLimitedLog(deps.log);
-    this.writer = new BatchQueue<Decision>({
+    this.departures = new RateLimitedLog(deps.log);
+    this.lanes = new DeviceLanes<Decision>({
       write: (decisions) => deps.transactions.run((tx, emit) => this.store(tx, emit, decisions)),
+      deviceOf: (d) => d.key.deviceId,
       maxBatch: 200,
-      lingerMs: 0,
       maxPending: 100_000,
       onError: (error) => deps.log.warn({ err: String(error) }, 'alarms not stored; retrying'),
     });
@@ -164,7 +171,7 @@ export class AlarmRunner {
     if (this.spellTimer) clearInterval(this.spellTimer);
     this.timer = this.spellTimer = undefined;
     this.deps.watch.stop();
-    await this.writer.close();
+    await this.lanes.close();
     // A rolling restart goes on counting from here.
     if (this.started) await this.writeSpells();
   }
@@ -207,20 +214,60 @@ export class AlarmRunner {
 
   /** Decisions waiting for the writer (for /readyz and the tests). */
   get pending(): number {
-    return this.writer.pending;
+    return this.lanes.pending;
+  }
+
+  /** Event batches waiting for an alarm write of their devices under way (for the tests). */
+  get eventsWaitingForAlarmWrites(): number {
+    return this.lanes.holdsWaiting;
   }
 
   /** Writes what waits; for tests and shutdown. */
   flush(): Promise<void> {
-    return this.writer.drain();
+    return this.lanes.drain();
   }
 
   /**
-   * The gateway's hook, inside the transaction that stores a batch of device events: decides
-   * and stores their alarms there. Answers the undo the gateway calls if that transaction does
-   * not commit, so a retried batch is decided afresh.
+   * The gateway's hook, before the transaction that stores a batch of device events: holds the
+   * lanes of the batch's devices (and of the devices its watches name), waiting for a write of
+   * theirs under way. In each attempt of the transaction, what those lanes hold is stored first,
+   * then the events' own alarms; at its end what was not committed goes back to its lanes.
    */
-  async onEventsStored(tx: Tx, emit: Emit, rows: readonly StoredEventRow[]): Promise<() => void> {
+  async beginEvents(rows: readonly StoredDeviceEvent[]): Promise<EventsStoredWork> {
+    const devices = new Set<string>();
+    for (const row of rows) {
+      devices.add(row.deviceId);
+      const named = row.event === 'watch_release' ? watchTarget(row.detail)?.deviceId : null;
+      if (named) devices.add(named);
+    }
+    const hold = await this.lanes.hold(devices);
+    /** The latest attempt stored what it took (not taken back since). */
+    let stored = false;
+    return {
+      run: async (tx, emit, storedRows) => {
+        const undo = await this.onEventsStored(tx, emit, storedRows, hold.take());
+        stored = true;
+        return () => {
+          stored = false;
+          undo();
+        };
+      },
+      end: (committed) => hold.end(committed && stored),
+    };
+  }
+
+  /**
+   * Inside the transaction that stores a batch of device events: stores `earlier` (decisions of
+   * the batch's devices still waiting in their lanes), then decides and stores the events'
+   * alarms. Answers the undo the gateway calls if that transaction does not commit, so a retried
+   * batch is decided afresh.
+   */
+  async onEventsStored(
+    tx: Tx,
+    emit: Emit,
+    rows: readonly StoredEventRow[],
+    earlier: readonly Decision[] = [],
+  ): Promise<() => void> {
     const { engine, clock } = this.deps;
     const now = clock.now();
     const decided: EventDecision[] = [];
@@ -234,7 +281,7 @@ export class AlarmRunner {
       }
     }
     try {
-      if (decided.length) await this.store(tx, emit, decided, eventIds);
+      if (earlier.length || decided.length) await this.store(tx, emit, [...earlier, ...decided], eventIds);
     } catch (error) {
       // The transaction fails with this: its retry decides these events afresh.
       engine.undo(decided);
@@ -258,7 +305,7 @@ export class AlarmRunner {
 
   private enqueue(decisions: readonly Decision[]): void {
     for (const d of decisions)
-      this.writer.add(d).catch((error: unknown) => {
+      this.lanes.add(d).catch((error: unknown) => {
         // Refused (backlog full, or stopping): the engine must decide it again, not take it as stored.
         this.deps.engine.undo([d]);
         if (error instanceof BacklogFull) this.deps.log.error({ alarm: d.key }, 'alarm backlog full; decision dropped');
@@ -268,7 +315,16 @@ export class AlarmRunner {
   /** The device as it was when it sent the event (the stamp on the row), with today's rules. */
   private subjectOfEvent(row: StoredEventRow): Subject | undefined {
     const context = this.deps.directory.get(row.deviceId);
-    if (!context) return undefined;
+    if (!context) {
+      // Gone since the ingest stamped it (the registry entry deleted): what it is is not known any more.
+      this.deps.metrics.countDeparted('undecided');
+      this.departures.warn(
+        `undecided:${row.deviceId}`,
+        { deviceId: row.deviceId, event: row.event, eventId: row.id },
+        'event of a device no longer in the device directory: stored, no alarm decided',
+      );
+      return undefined;
+    }
     const stamped: DeviceContext = {
       ...context,
       providerId: row.providerId,
@@ -365,13 +421,20 @@ export class AlarmRunner {
     eventId: number | null,
     timeline: TimelineEntry[],
   ): Promise<void> {
-    const context = this.deps.directory.get(d.key.deviceId);
-    if (!context) return;
+    if (!this.deps.directory.get(d.key.deviceId)) {
+      // Gone between the decision and this write (deleted, say): stored as decided, for a person to handle.
+      this.deps.metrics.countDeparted('stored');
+      this.departures.warn(
+        `stored:${d.key.deviceId}`,
+        { deviceId: d.key.deviceId, alertType: d.key.type, providerId: d.subject.providerId },
+        'alarm of a device no longer in the device directory: stored as decided',
+      );
+    }
     const raise: AlarmRaise = {
       providerId: d.subject.providerId,
       deviceId: d.key.deviceId,
-      deviceType: context.typeCode,
-      deviceRowId: context.deviceRowId,
+      deviceType: d.subject.typeCode,
+      deviceRowId: d.subject.deviceRowId,
       bedId: d.subject.bedId,
       residentId: d.subject.residentId,
       alertType: d.key.type,

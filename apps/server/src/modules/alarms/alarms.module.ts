@@ -84,7 +84,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     metrics,
     log: deps.log,
   });
-  deps.gateway.onEventsStored({ ready: runner.ready, run: (tx, emit, rows) => runner.onEventsStored(tx, emit, rows) });
+  deps.gateway.onEventsStored({ ready: runner.ready, begin: (rows) => runner.beginEvents(rows) });
   const alarms = new AlarmService(
     deps.db,
     deps.clock,

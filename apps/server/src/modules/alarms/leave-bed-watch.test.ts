@@ -51,6 +51,8 @@ describe('the bed-leaving watch applied to a rule set', () => {
     const subject: Subject = {
       deviceId: 'SLEEP-1',
       kind: 'sleep_monitor',
+      typeCode: 49,
+      deviceRowId: 1,
       providerId: 1,
       bedId: 1,
       residentId: 1,

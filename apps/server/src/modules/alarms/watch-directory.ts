@@ -177,6 +177,8 @@ export class WatchDirectory {
     return {
       deviceId: context.deviceId,
       kind: kindOf(context.typeCode),
+      typeCode: context.typeCode,
+      deviceRowId: context.deviceRowId,
       providerId: context.providerId,
       bedId: context.bedId,
       residentId,

@@ -15,6 +15,8 @@ const minuteOfDay = (d: Date) => Math.floor((d.getTime() - MIDNIGHT) / 60_000) %
 const subject = (kind: DeviceKind, over: Partial<Subject> = {}, rules: Partial<AlarmRules> = {}): Subject => ({
   deviceId: `${kind.toUpperCase()}-1`,
   kind,
+  typeCode: 0,
+  deviceRowId: 1,
   providerId: 7,
   bedId: 3,
   residentId: 11,

@@ -8,6 +8,9 @@ import type { AlarmRules, AlarmType, DeviceKind, ReleaseKind } from '@vigil/cont
 export interface Subject {
   deviceId: string;
   kind: DeviceKind;
+  /** The catalogue's type code and the provider's device row: an alarm is stored with them as they were when decided. */
+  typeCode: number;
+  deviceRowId: number | null;
   providerId: number | null;
   bedId: number | null;
   residentId: number | null;

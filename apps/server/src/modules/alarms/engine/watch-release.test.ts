@@ -6,6 +6,8 @@ import { refusalOf, watchTarget, type NamedAlarm } from './watch-release.ts';
 const watch: Subject = {
   deviceId: 'WCH-1',
   kind: 'nurse_watch',
+  typeCode: 21012,
+  deviceRowId: 1,
   providerId: 7,
   bedId: null,
   residentId: null,

@@ -26,14 +26,27 @@ import { DatabaseLastSeen } from '../live/shared-last-seen.ts';
 import type { LiveStateWriter } from '../live/live-state.writer.ts';
 
 /**
- * Work done in the transaction that stores a batch of device events, with the rows stored
- * (redeliveries left out) and their ids; answers what to take back if that transaction does
- * not commit. The alarm engine stores an event's alarms this way.
+ * Work done in the transaction that stores a batch of device events. The alarm engine stores an
+ * event's alarms this way.
  */
 export interface EventsStoredHook {
   /** Batches wait for it outside any transaction (the hook's owner is still starting). */
   ready: Promise<void>;
+  /**
+   * Before the batch's transaction, outside it (it may wait: for an earlier write of the same
+   * devices, say): answers the work of that transaction's attempts, and is told how it ended.
+   */
+  begin: (rows: readonly StoredDeviceEvent[]) => Promise<EventsStoredWork>;
+}
+
+export interface EventsStoredWork {
+  /**
+   * In each attempt of the transaction, with the rows stored (redeliveries left out) and their
+   * ids; answers what to take back if that attempt does not commit.
+   */
   run: (tx: Tx, emit: Emit, rows: (StoredDeviceEvent & { id: number })[]) => Promise<() => void>;
+  /** The transaction is over: committed, or given up (the batch is retried as a whole). */
+  end: (committed: boolean) => void;
 }
 
 export interface GatewayDeps {
@@ -67,11 +80,14 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     const undo: (() => void)[] = [];
     const takeBack = () => undo.splice(0).forEach((u) => u());
     await Promise.all(hooks.map((h) => h.ready));
+    const works: EventsStoredWork[] = [];
+    let committed = false;
     try {
+      for (const hook of hooks) works.push(await hook.begin(rows));
       await deps.transactions.run(async (tx, emit) => {
         takeBack(); // an attempt retried after a deadlock starts from scratch
         const inserted = await repo.insertEvents(tx, rows);
-        if (!hooks.length || !inserted.length) return;
+        if (!works.length || !inserted.length) return;
         const byKey = new Map<string, StoredDeviceEvent[]>();
         const keyOf = (r: { deviceId: string; seq: number | null; occurredAt: Date }) =>
           `${r.deviceId}\u0000${r.seq}\u0000${r.occurredAt.getTime()}`;
@@ -80,11 +96,14 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
           const row = byKey.get(keyOf(r))?.shift();
           return row ? [{ ...row, id: r.id }] : [];
         });
-        for (const hook of hooks) undo.push(await hook.run(tx, emit, stored));
+        for (const work of works) undo.push(await work.run(tx, emit, stored));
       });
+      committed = true;
     } catch (error) {
       takeBack();
       throw error;
+    } finally {
+      for (const work of works) work.end(committed);
     }
   };
   const events = new BatchQueue<StoredDeviceEvent>({
