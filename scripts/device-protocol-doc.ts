@@ -41,6 +41,8 @@ export const typeOf = (s: JsonSchema): string => {
   const range = s.minimum !== undefined || s.maximum !== undefined ? ` ${s.minimum ?? '…'}–${s.maximum ?? '…'}` : '';
   const length = s.maxLength !== undefined ? ` (${s.minLength ?? 0}–${s.maxLength} chars)` : '';
   if (s.type === 'object') return 'object';
+  // A nullable object (or any other union): each of its types.
+  if (!s.type && s.anyOf) return s.anyOf.map(typeOf).join(' \\| ');
   return `${Array.isArray(s.type) ? s.type.join(' \\| ') : (s.type ?? 'any')}${range}${length}`;
 };
 

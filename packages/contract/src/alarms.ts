@@ -68,8 +68,60 @@ export type ReleaseKind = (typeof RELEASE_KIND)[keyof typeof RELEASE_KIND];
 
 export const RELIEVE_REASONS = ['CHECKED', 'MISTAKE_ABNORMAL', 'MISTAKE_RECHECK', 'TEST', 'REMOVE_DEVICE'] as const;
 export type RelieveReason = (typeof RELIEVE_REASONS)[number];
-export const DEAL_RESULTS = ['NO_ABNORMALITY', 'BED_HOLD_UP', 'SIT_ASIDE_BED', 'LIVING_OR_SIT_IN_TAIL_STOCK'] as const;
+/**
+ * Handling results: the spec's four (a finding and the fall radar's three postures), then our
+ * additions (decision 0036), only ever appended: what the caregiver did beyond the room.
+ */
+export const DEAL_RESULTS = [
+  'NO_ABNORMALITY',
+  'BED_HOLD_UP',
+  'SIT_ASIDE_BED',
+  'LIVING_OR_SIT_IN_TAIL_STOCK',
+  'DOCTOR_INFORMED',
+  'FAMILY_CONTACTED',
+] as const;
 export type DealResult = (typeof DEAL_RESULTS)[number];
+/** The fall radar's posture findings: what a caregiver finds after a fall alarm, and after no other. */
+export const POSTURE_RESULTS: readonly DealResult[] = ['BED_HOLD_UP', 'SIT_ASIDE_BED', 'LIVING_OR_SIT_IN_TAIL_STOCK'];
+
+/**
+ * The handling results that fit an alarm type, in the order a console offers them: a fall gets
+ * the radar's postures; an alarm about the resident (sleep, call, security) a doctor informed or
+ * the family contacted; a device's own fault only "no abnormality". The server refuses others.
+ */
+export const dealResultsFor = (type: AlarmType): readonly DealResult[] => {
+  switch (ALARM_SOURCE[type]) {
+    case 'fall':
+      return DEAL_RESULTS;
+    case 'device':
+      return ['NO_ABNORMALITY'];
+    default:
+      return DEAL_RESULTS.filter((r) => !POSTURE_RESULTS.includes(r));
+  }
+};
+
+/** What an alarm's figure measured: heart and breathing rate per minute, movement 0–100, battery per cent. */
+export const MEASURE_QUANTITIES = ['heartRate', 'breathRate', 'movement', 'battery'] as const;
+export type MeasureQuantity = (typeof MEASURE_QUANTITIES)[number];
+export const MEASURE_UNITS: Readonly<Record<MeasureQuantity, '/min' | '%' | null>> = {
+  heartRate: '/min',
+  breathRate: '/min',
+  movement: null,
+  battery: '%',
+};
+
+/**
+ * The figure that raised an alarm (decision 0036): what was measured and how much, the limit
+ * it crossed and on which side, and how long the condition had held when it was raised. An
+ * alarm of an event (a fall, a button) has none; a duration alarm may have only `seconds`.
+ */
+export interface AlarmMeasure {
+  quantity: MeasureQuantity | null;
+  value: number | null;
+  limit: number | null;
+  side: 'below' | 'above' | null;
+  seconds: number | null;
+}
 
 /** The spec's duration keys of the seven sleep-monitor alarms, in seconds. */
 export const SLEEP_DURATION_KEYS = {

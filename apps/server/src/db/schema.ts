@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { AlarmMeasure } from '@vigil/contract';
 import {
   bigint,
   bigserial,
@@ -715,6 +716,8 @@ export const alarms = pgTable(
     lastAt: ts('last_at').notNull(),
     count: integer('count').notNull().default(1),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    /** The figure that raised it: what was measured, how much, the limit crossed, for how long (decision 0036). */
+    measure: jsonb('measure').$type<AlarmMeasure>(),
     /** The device event that raised it, when one did. */
     eventId: bigint('event_id', { mode: 'number' }),
     /** 0 open; 1 software; 2 automatic; 3 at the device; 4 at the watch. */

@@ -116,6 +116,7 @@ export const seedDevices = async (
         startedAt: now,
         at: now,
         detail: {},
+        measure: null,
         eventId: null,
         counts: true,
       },

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DEAL_RESULTS, NO_MOTION_HOURS, RELIEVE_REASONS, SLEEP_ALARM_TYPES, SNOOZE_MINUTES_RANGE } from '../alarms.ts';
+import {
+  DEAL_RESULTS,
+  MEASURE_QUANTITIES,
+  type AlarmMeasure,
+  NO_MOTION_HOURS,
+  RELIEVE_REASONS,
+  SLEEP_ALARM_TYPES,
+  SNOOZE_MINUTES_RANGE,
+} from '../alarms.ts';
 import { defineCall, type BinaryBody } from '../call.ts';
 import { CONSTANTS } from '../constants.ts';
 import { ALARM_NOTIFY_MODES, ALARM_TYPES } from '../domain.ts';
@@ -12,6 +20,20 @@ const auth = ALARM_HANDLERS as readonly [Role, ...Role[]];
 
 /** The spec's 10-digit seconds. */
 const seconds = z.coerce.number<number>().int().min(0).max(9_999_999_999);
+
+/** The figure that raised an alarm (decision 0036). */
+export const AlarmMeasureSchema = z.object({
+  quantity: z
+    .enum(MEASURE_QUANTITIES)
+    .nullable()
+    .describe(
+      'What was measured: heartRate, breathRate (per minute), movement (0–100), battery (%); null: a duration only',
+    ),
+  value: z.number().nullable().describe('How much, when it was raised'),
+  limit: z.number().nullable().describe('The limit of the bed or the settings it crossed'),
+  side: z.enum(['below', 'above']).nullable().describe('Which side of the limit'),
+  seconds: z.number().int().nullable().describe('How long the condition had held when it was raised'),
+}) satisfies z.ZodType<AlarmMeasure>;
 
 /** An alarm as the console reads it (spec document 2 §3 "Alarm record fields read by the console"). */
 export const AlarmRecordSchema = z.object({
@@ -71,6 +93,20 @@ export const AlarmRecordSchema = z.object({
     .string()
     .nullable()
     .describe('What the clearing said ("breathing back to normal"), when the condition cleared by itself'),
+  measure: AlarmMeasureSchema.nullable().describe(
+    'The figure that raised it (vitals, movement, battery, how long); null for an event (a fall, a button). Documented extra',
+  ),
+  measureText: z
+    .string()
+    .nullable()
+    .describe(
+      'The figure in the request\'s language: "heart rate 58 /min · below the limit 75 · for 2 min"; null without one. Documented extra',
+    ),
+  resultOptions: z
+    .array(z.enum(DEAL_RESULTS))
+    .describe(
+      'The handling results that fit its type, in order; /alarmLog/relieveAlert refuses others. Documented extra',
+    ),
 });
 export type AlarmRecord = z.infer<typeof AlarmRecordSchema>;
 
@@ -234,7 +270,12 @@ export const alarmCalls = {
     request: z.object({
       id: intId,
       reason: z.enum(RELIEVE_REASONS).describe('Why it is released'),
-      result: z.enum(DEAL_RESULTS).optional().describe('What the caregiver found'),
+      result: z
+        .enum(DEAL_RESULTS)
+        .optional()
+        .describe(
+          "What the caregiver found or did: one of the alarm's resultOptions (alarm.resultNotForType otherwise)",
+        ),
       details: z.string().trim().max(CONSTANTS.remarkMaxLength).optional().describe('What the caregiver did'),
     }),
     result: AlarmRecordSchema,

@@ -1,7 +1,9 @@
 import {
   ALARM_SOURCE,
+  dealResultsFor,
   translate,
   type AlarmLevel,
+  type AlarmMeasure,
   type AlarmRecord,
   type AlarmType,
   type DealResult,
@@ -36,6 +38,43 @@ export const alarmText = (view: AlarmView, lang: Language): string => textOf(vie
 /** What the condition clearing by itself said ("breathing back to normal"), if it did. */
 export const releaseText = (view: AlarmView, lang: Language): string | null =>
   view.alarm.clearedAt ? textOf(view, lang, 'end') : null;
+
+/** "45 s", "2 min 5 s" (under 10 min), "12 min", "1 h 30 min": how long a condition had held. */
+export const durationText = (seconds: number, lang: Language): string => {
+  if (seconds < 60) return translate(lang, 'alarm.measure.seconds', { s: seconds });
+  if (seconds < 600 && seconds % 60)
+    return translate(lang, 'alarm.measure.minutesSeconds', { min: Math.floor(seconds / 60), s: seconds % 60 });
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return translate(lang, 'alarm.measure.minutes', { min: minutes });
+  const h = Math.floor(minutes / 60);
+  const min = minutes % 60;
+  return min
+    ? translate(lang, 'alarm.measure.hoursMinutes', { h, min })
+    : translate(lang, 'alarm.measure.hours', { h });
+};
+
+/**
+ * The figure in words: "heart rate 58 /min · below the limit 75 · for 2 min", what the consoles,
+ * the SMS and the export show (decision 0036). Null for an alarm without one (a fall, a button).
+ */
+export const measureText = (measure: AlarmMeasure | null, lang: Language): string | null => {
+  if (!measure) return null;
+  const parts: string[] = [];
+  if (measure.quantity && measure.value !== null)
+    parts.push(translate(lang, `alarm.measure.${measure.quantity}`, { value: Math.round(measure.value) }));
+  if (measure.side && measure.limit !== null)
+    parts.push(translate(lang, `alarm.measure.${measure.side}`, { limit: measure.limit }));
+  if (measure.seconds)
+    parts.push(translate(lang, 'alarm.measure.for', { duration: durationText(measure.seconds, lang) }));
+  return parts.length ? parts.join(' · ') : null;
+};
+
+/** The alarm's text with its figure, for a message read away from the console (SMS, chat). */
+export const alarmMessage = (view: AlarmView, lang: Language): string => {
+  const text = alarmText(view, lang);
+  const measure = measureText(view.alarm.measure, lang);
+  return measure ? translate(lang, 'alarm.withMeasure', { text, measure }) : text;
+};
 
 /** An alarm as the console reads it (the spec's record fields, times in 10-digit seconds). */
 export const alarmRecord = (
@@ -85,5 +124,8 @@ export const alarmRecord = (
     awaitingAck: a.awaitingAck,
     clearedTime: a.clearedAt ? seconds(a.clearedAt) : null,
     releaseText: releaseText(view, lang),
+    measure: a.measure,
+    measureText: measureText(a.measure, lang),
+    resultOptions: [...dealResultsFor(type)],
   };
 };

@@ -442,6 +442,7 @@ export class AlarmRunner {
       startedAt: d.since,
       at: d.at,
       detail: d.detail,
+      measure: d.measure,
       eventId,
       counts: d.counts,
     };

@@ -20,6 +20,7 @@ const raise = (over: Partial<AlarmRaise> = {}): AlarmRaise => ({
   startedAt: T0,
   at: T0,
   detail: {},
+  measure: null,
   eventId: null,
   counts: true,
   ...over,

@@ -1,4 +1,4 @@
-import { RELEASE_KIND, type AlarmLevel, type AlarmType, type ReleaseKind } from '@vigil/contract';
+import { RELEASE_KIND, type AlarmLevel, type AlarmMeasure, type AlarmType, type ReleaseKind } from '@vigil/contract';
 import { and, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { alarms, alarmTimeline } from '../../db/schema.ts';
@@ -18,6 +18,8 @@ export interface AlarmRaise {
   startedAt: Date;
   at: Date;
   detail: Record<string, unknown>;
+  /** The figure that raised it (kept as raised: a repeat never changes it). */
+  measure: AlarmMeasure | null;
   eventId: number | null;
   /** A new occurrence counted on the open alarm; false for a condition that merely still holds. */
   counts: boolean;
@@ -94,6 +96,7 @@ export class AlarmRepository {
           raisedAt: r.at,
           lastAt: r.at,
           detail: r.detail,
+          measure: r.measure,
           eventId: r.eventId,
         })
         .onConflictDoUpdate({

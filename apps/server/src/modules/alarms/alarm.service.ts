@@ -1,5 +1,7 @@
 import {
+  dealResultsFor,
   DEFAULT_VOICE_WAY,
+  translate,
   type AlarmLevel,
   type AlarmRecord,
   type AlarmType,
@@ -11,7 +13,7 @@ import {
 } from '@vigil/contract';
 import { inArray } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
-import { fail } from '../../core/app-error.ts';
+import { fail, invalid } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
@@ -71,6 +73,7 @@ export class AlarmService {
 
   async relieve(caller: Caller, input: RelieveInput, lang: Language, ip?: string): Promise<AlarmRecord> {
     const view = await this.visible(caller, input.id);
+    this.assertResultFits(view, input.result, lang);
     const now = this.clock.now();
     const handled = await this.transactions.run(async (tx, emit) => {
       const row = await this.repo.handle(tx, input.id, {
@@ -167,6 +170,23 @@ export class AlarmService {
   /** An alarm as the console reads it, in a language. */
   record(view: AlarmView, lang: Language): AlarmRecord {
     return alarmRecord(view, lang, (level) => this.voiceWayOf(view.alarm.providerId, level), this.clock.now());
+  }
+
+  /**
+   * A handling result must fit the alarm's type (decision 0036): the fall radar's postures for a
+   * fall, not for a heart rate. The refusal names the result, the type and what fits, in words.
+   */
+  private assertResultFits(view: AlarmView, result: RelieveInput['result'], lang: Language): void {
+    const type = view.alarm.alertType as AlarmType;
+    const fits = dealResultsFor(type);
+    if (result === undefined || fits.includes(result)) return;
+    throw invalid('alarm.resultNotForType', {
+      result: translate(lang, `dealResult.${result}`),
+      type: translate(lang, `alarmType.${type}`),
+      options: new Intl.ListFormat(lang, { type: 'disjunction' }).format(
+        fits.map((r) => translate(lang, `dealResult.${r}`)),
+      ),
+    }).on('result');
   }
 
   /** An alarm the caller may see; otherwise it does not exist for them. */

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { alertFlag, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import { alertFlag, dealResultsFor, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useCall } from '../../shared/api/use-call.ts';
@@ -64,6 +64,10 @@ const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord =>
   awaitingAck: false,
   clearedTime: null,
   releaseText: null,
+  measure: null,
+  measureText: null,
+  // As the server lists them for the type.
+  resultOptions: [...dealResultsFor(overrides.alertType ?? 'FALL')],
   ...overrides,
 });
 
@@ -225,6 +229,71 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     await waitFor(() => expect(screen.queryByTestId('alarm-handle-form')).not.toBeInTheDocument());
     await waitFor(() => expect(requestsTo(fake, PENDING).length).toBeGreaterThan(listed));
     await waitFor(() => expect(requestsTo(fake, FLAG).length).toBeGreaterThan(flagged));
+  });
+
+  it('shows what and how much: the figure under the text, the time waited, the live chart (issue 29, point 4)', async () => {
+    const heart = alarm(13, {
+      type: 'sleep',
+      alertType: 'HEART_ABNORMAL',
+      alertLevel: 2,
+      userName: 'Margaret Ellis',
+      userId: 9,
+      text: '101 2: Margaret Ellis has an abnormal heart rate',
+      measure: { quantity: 'heartRate', value: 58, limit: 75, side: 'below', seconds: 120 },
+      measureText: 'heart rate 58 /min · below the limit 75 · for 2 min',
+    });
+    const raised = nowSeconds() - 125;
+    fake.routes.set(PENDING, () => ({ data: page([FALL, { ...heart, timeStamp: raised }]) }));
+    await show();
+    const row = within(rowOf(heart.text));
+    expect(row.getByTestId('alarm-measure')).toHaveTextContent('heart rate 58 /min · below the limit 75 · for 2 min');
+    expect(row.getByTestId('alarm-elapsed')).toHaveTextContent(/^2 min \d+ s ago$/);
+    expect(row.getByTestId('alarm-live-chart')).toHaveAttribute('href', '/realMonitor/resident?userId=9');
+    // An event alarm shows no figure, and no empty line for one.
+    expect(within(rowOf(FALL.text)).queryByTestId('alarm-measure')).toBeNull();
+
+    fireEvent.click(row.getByText('Handle'));
+    const dialog = within((await screen.findByTestId('alarm-handle-form')).closest('.ant-modal') as HTMLElement);
+    expect(dialog.getByTestId('alarm-measure')).toHaveTextContent(
+      'heart rate 58 /min · below the limit 75 · for 2 min',
+    );
+    expect(dialog.getByTestId('alarm-elapsed')).toHaveTextContent(/ago$/);
+    expect(dialog.getByTestId('alarm-live-chart')).toHaveAttribute('href', '/realMonitor/resident?userId=9');
+  });
+
+  it('offers the results that fit the alarm: the radar’s postures for a fall, not for a heart rate (issue 29, point 7)', async () => {
+    const heart = alarm(14, {
+      type: 'sleep',
+      alertType: 'HEART_ABNORMAL',
+      text: 'Margaret Ellis: abnormal heart rate',
+    });
+    fake.routes.set(PENDING, () => ({ data: page([FALL, heart]) }));
+    fake.routes.set(RELIEVE, () => ({ data: { ...heart, isRelieve: true, releaseKind: 1, relieveReason: 'CHECKED' } }));
+    const offered = async (text: string) => {
+      fireEvent.click(within(rowOf(text)).getByText('Handle'));
+      await screen.findByTestId('alarm-handle-form');
+      fireEvent.mouseDown(screen.getByTestId('alarm-handle-result'));
+      await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option').length).toBeGreaterThan(0));
+      return [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
+    };
+    await show();
+    expect(await offered(heart.text)).toEqual(['No abnormality', 'Doctor informed', 'Family contacted']);
+    await choose('alarm-handle-result', 'Doctor informed');
+    fireEvent.click(within(screen.getByTestId('alarm-handle-form')).getByText('Checked on site'));
+    fireEvent.click(await dialogButton('Handle'));
+    await waitFor(() =>
+      expect(lastJson(fake, RELIEVE)).toEqual({ id: 14, reason: 'CHECKED', result: 'DOCTOR_INFORMED' }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('alarm-handle-form')).not.toBeInTheDocument());
+
+    expect(await offered(FALL.text)).toEqual([
+      'No abnormality',
+      'Propped up in bed',
+      'Sitting beside the bed',
+      'Lying or sitting at the foot of the bed',
+      'Doctor informed',
+      'Family contacted',
+    ]);
   });
 
   it('sends only the reason when nothing else is given', async () => {

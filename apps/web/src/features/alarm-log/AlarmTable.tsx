@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { PagedTable, type ListPage } from '../../shared/ui/PagedTable.tsx';
+import { AlarmMeasure, ElapsedSince, LiveChartLink } from '../../shared/live/AlarmFigures.tsx';
 import { ClearedNote } from './ClearedNote.tsx';
 import {
   DEFAULT_SORT,
@@ -40,7 +41,18 @@ const columnsOf = (
     sorter: true,
     sortOrder: sortOrderOf(sort, 'timeStamp'),
     sortDirections: ['descend', 'ascend', 'descend'],
-    render: (seconds: number) => formatSeconds(seconds),
+    // A pending alarm says how long it has waited, ticking.
+    render: (seconds: number) =>
+      tab === 'pending' ? (
+        <>
+          <div>{formatSeconds(seconds)}</div>
+          <Typography.Text type="secondary">
+            <ElapsedSince since={seconds} />
+          </Typography.Text>
+        </>
+      ) : (
+        formatSeconds(seconds)
+      ),
   },
   {
     title: t('field.level'),
@@ -68,6 +80,11 @@ const columnsOf = (
     render: (text: string, row) => (
       <>
         {text}
+        {row.measureText && (
+          <div>
+            <AlarmMeasure alarm={row} />
+          </div>
+        )}
         {row.clearedTime !== null && (
           <div>
             <ClearedNote alarm={row} />
@@ -77,7 +94,21 @@ const columnsOf = (
     ),
   },
   { title: t('field.place'), key: 'place', width: 180, render: (_, row) => placeOf(row) ?? dash },
-  { title: t('field.resident'), dataIndex: 'userName', width: 110, render: (name: string | null) => name ?? dash },
+  {
+    title: t('field.resident'),
+    dataIndex: 'userName',
+    width: 130,
+    // The resident's name, and the way to the live chart.
+    render: (name: string | null, row) =>
+      name === null ? (
+        dash
+      ) : (
+        <>
+          <div>{name}</div>
+          <LiveChartLink userId={row.userId} />
+        </>
+      ),
+  },
   { title: t('field.count'), dataIndex: 'count', width: 90, align: 'right' },
   ...(tab === 'resolved'
     ? ([

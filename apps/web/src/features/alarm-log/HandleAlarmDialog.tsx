@@ -1,7 +1,7 @@
 import {
   alarmRelieve,
   CONSTANTS,
-  DEAL_RESULTS,
+  dealResultsFor,
   RELIEVE_REASONS,
   type AlarmRecord,
   type DealResult,
@@ -13,6 +13,7 @@ import { api, ApiError } from '../../shared/api/client.ts';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { formatSeconds, levelTag, placeOf } from './alarm-model.ts';
+import { AlarmMeasure, ElapsedSince, LiveChartLink } from '../../shared/live/AlarmFigures.tsx';
 import { maxLengthRule, requiredRule } from '../../shared/ui/form-rules.ts';
 
 interface HandleValues {
@@ -90,7 +91,30 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
               </Space>
             ),
           },
-          { key: 'time', label: t('field.time'), children: formatSeconds(alarm.timeStamp) },
+          // The figure that raised it, beside the way to the resident's chart (decision 0036).
+          ...(alarm.measureText
+            ? [
+                {
+                  key: 'measure',
+                  label: t('field.measure'),
+                  children: (
+                    <Space size={8} wrap>
+                      <AlarmMeasure alarm={alarm} strong />
+                      <LiveChartLink userId={alarm.userId} />
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
+          {
+            key: 'time',
+            label: t('field.time'),
+            children: (
+              <>
+                {formatSeconds(alarm.timeStamp)} · <ElapsedSince since={alarm.timeStamp} />
+              </>
+            ),
+          },
           ...(place ? [{ key: 'place', label: t('field.place'), children: place }] : []),
         ]}
       />
@@ -107,7 +131,11 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
             aria-label={t('field.result')}
             allowClear
             placeholder={t('handle.resultPlaceholder')}
-            options={DEAL_RESULTS.map((result) => ({ value: result, label: t(`dealResult.${result}`) }))}
+            // The results that fit this alarm's type, as the server lists them (a fall's postures for falls only).
+            options={(alarm.resultOptions ?? dealResultsFor(alarm.alertType)).map((result) => ({
+              value: result,
+              label: t(`dealResult.${result}`),
+            }))}
           />
         </Form.Item>
         <Form.Item name="details" label={t('field.details')} rules={[maxLengthRule(t, MAX_DETAILS)]}>

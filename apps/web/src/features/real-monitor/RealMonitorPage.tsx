@@ -11,6 +11,8 @@ import { FocusResidents } from './FocusResidents.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const STATE_BADGE = { open: 'success', connecting: 'processing', closed: 'error' } as const;
+const LEVEL1_COLUMNS = { xs: 24, md: 12, xxl: 8 } as const;
+const LEVEL2_COLUMNS = { xs: 24, sm: 12, lg: 8, xxl: 6 } as const;
 
 /**
  * Real-time monitoring (`/realMonitor/index`): the pending alarms of the chosen provider as they
@@ -54,7 +56,8 @@ const RealMonitorPage = () => {
                 <Typography.Title level={5}>{t(`section.level${level}`, { count: alarms.length })}</Typography.Title>
                 <Row gutter={[12, 12]}>
                   {alarms.map((alarm) => (
-                    <Col key={alarm.id} xs={24} sm={12} lg={8} xxl={6}>
+                    // Level 1 cards are the larger ones: fewer to a row (decision 0036).
+                    <Col key={alarm.id} {...(level === 1 ? LEVEL1_COLUMNS : LEVEL2_COLUMNS)}>
                       <AlarmCard alarm={alarm} onHandle={() => setHandling(alarm)} />
                     </Col>
                   ))}

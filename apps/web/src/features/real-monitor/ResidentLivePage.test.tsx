@@ -54,6 +54,9 @@ const ALARM: AlarmRecord = {
   awaitingAck: false,
   clearedTime: null,
   releaseText: null,
+  measure: null,
+  measureText: null,
+  resultOptions: ['NO_ABNORMALITY', 'DOCTOR_INFORMED', 'FAMILY_CONTACTED'],
 };
 
 let fake: FakeApi;

@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { levelTag } from '../alarm-log/alarm-model.ts';
+import { AlarmMeasure } from '../../shared/live/AlarmFigures.tsx';
 
 /** Today's alarms of the resident, newest first: when and how urgent, what, and whether released. */
 export const TodayAlarms = ({ alarms }: { alarms: AlarmRecord[] }) => {
@@ -24,7 +25,20 @@ export const TodayAlarms = ({ alarms }: { alarms: AlarmRecord[] }) => {
         );
       },
     },
-    { title: t('alarms.text'), dataIndex: 'text' },
+    {
+      title: t('alarms.text'),
+      dataIndex: 'text',
+      render: (text: string, alarm) => (
+        <>
+          {text}
+          {alarm.measureText && (
+            <div>
+              <AlarmMeasure alarm={alarm} />
+            </div>
+          )}
+        </>
+      ),
+    },
     {
       title: t('alarms.released'),
       key: 'released',

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
   alarmLogUnDeal,
   defaultAlarmLevels,
@@ -76,6 +76,9 @@ const alarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
   awaitingAck: false,
   clearedTime: null,
   releaseText: null,
+  measure: null,
+  measureText: null,
+  resultOptions: ['NO_ABNORMALITY', 'DOCTOR_INFORMED', 'FAMILY_CONTACTED'],
   ...over,
 });
 
@@ -257,6 +260,34 @@ describe('LiveAlarms', () => {
     );
     expect(screen.getByTestId('pending')).toHaveTextContent(/^1$/);
     await waitFor(() => expect(screen.queryByText('Ada has stopped breathing')).not.toBeInTheDocument());
+    view.unmount();
+  });
+
+  it('a popup says what and how much, and how long ago; an event alarm’s popup nothing extra (issue 29)', async () => {
+    const view = render(inTestShell(i18n, <LiveAlarms children={<Pending />} />));
+    await waitFor(() => expect(FakeWebSocket.opened).toHaveLength(1));
+    const [ws] = FakeWebSocket.opened;
+    act(() => ws?.say({ path: '/login', code: 200 }));
+    await waitFor(() => expect(screen.getByTestId('pending')).toHaveTextContent('1'));
+    const heart = alarm(6, {
+      alertType: 'HEART_ABNORMAL',
+      type: 'sleep',
+      alertLevel: 2,
+      timeStamp: Math.floor(Date.now() / 1000) - 130,
+      text: '101 101-1: Ada has an abnormal heart rate',
+      measure: { quantity: 'heartRate', value: 58, limit: 75, side: 'below', seconds: 120 },
+      measureText: 'heart rate 58 /min · below the limit 75 · for 2 min',
+    });
+    act(() => ws?.say({ path: '/alertNotify', data: heart }));
+    const popup = within(await screen.findByTestId('popup-6'));
+    expect(popup.getByText('101 101-1: Ada has an abnormal heart rate')).toBeInTheDocument();
+    expect(popup.getByTestId('alarm-measure')).toHaveTextContent('heart rate 58 /min · below the limit 75 · for 2 min');
+    expect(popup.getByTestId('alarm-elapsed')).toHaveTextContent(/^2 min 1\d s ago$/);
+
+    act(() => ws?.say({ path: '/alertNotify', data: alarm(7) }));
+    const fall = within(await screen.findByTestId('popup-7'));
+    expect(fall.queryByTestId('alarm-measure')).toBeNull();
+    expect(fall.getByTestId('alarm-elapsed')).toBeInTheDocument();
     view.unmount();
   });
 

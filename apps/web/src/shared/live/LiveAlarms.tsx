@@ -7,7 +7,7 @@ import {
 } from '@vigil/contract/browser';
 import { useQueryClient } from '@tanstack/react-query';
 import { reloadForFrame, useCall } from '../api/use-call.ts';
-import { Alert, App, Button, Space } from 'antd';
+import { Alert, App, Button, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import {
   createContext,
@@ -22,6 +22,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
+import { AlarmMeasure, ElapsedSince } from './AlarmFigures.tsx';
 import { handleAlarmPath, residentLivePath } from './alarm-links.ts';
 import { useSession } from '../session/session-store.ts';
 import { AlarmSocket, socketUrl, type SocketState } from './alarm-socket.ts';
@@ -96,7 +97,16 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
       key: `alarm-${alarm.id}`,
       type: latching ? 'error' : 'warning',
       message: title,
-      description: text,
+      // What happened, the figure that raised it (nothing extra for an event), and how long ago.
+      description: (
+        <Space orientation="vertical" size={2} data-testid={`popup-${alarm.id}`}>
+          <span>{text}</span>
+          <AlarmMeasure alarm={alarm} strong />
+          <Typography.Text type="secondary">
+            <ElapsedSince since={alarm.timeStamp} />
+          </Typography.Text>
+        </Space>
+      ),
       duration: latching ? 0 : CONSTANTS.notificationDisplayMs / 1000,
       onClose: () => popups.current.delete(alarm.id),
       actions: (

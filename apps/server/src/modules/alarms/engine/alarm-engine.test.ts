@@ -506,3 +506,94 @@ describe('undo', () => {
     expect(engine.openTypes(s.deviceId).has('MAT_DISLODGED')).toBe(true);
   });
 });
+
+describe('the figure an alarm is raised with (issue 29, point 4)', () => {
+  const raisedWith = (ds: EventDecision[], type: AlarmType) => {
+    const d = ds.find((x) => x.op === 'raise' && x.key.type === type);
+    return d?.op === 'raise' ? d.measure : undefined;
+  };
+
+  it.each([
+    { hr: 58, heartMin: 75, limit: 75, side: 'below' },
+    { hr: 131, heartMin: 40, limit: 120, side: 'above' },
+  ] as const)('a heart rate of $hr: the value, the bed’s limit it crossed ($side) and for how long', (c) => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor', {}, { heartMin: c.heartMin, heartMax: 120 });
+    const start = at('02:00');
+    const ds = feed(engine, s, { ...calm, hr: c.hr }, start, 121);
+    expect(raisedWith(ds, 'HEART_ABNORMAL')).toEqual({
+      quantity: 'heartRate',
+      value: c.hr,
+      limit: c.limit,
+      side: c.side,
+      seconds: 120,
+    });
+  });
+
+  it('breathing: a rate out of range names its limit; a stop names 0 /min and how long, no limit', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor', {}, { breathMin: 10 });
+    const fast = feed(engine, s, { ...calm, rr: 6 }, at('02:00'), 121);
+    expect(raisedWith(fast, 'BREATH_ABNORMAL')).toEqual({
+      quantity: 'breathRate',
+      value: 6,
+      limit: 10,
+      side: 'below',
+      seconds: 120,
+    });
+    const other = subject('sleep_monitor', { deviceId: 'SLEEP-2' });
+    const stop = feed(engine, other, { ...calm, rr: 0 }, at('03:00'), 46);
+    expect(raisedWith(stop, 'BREATH_STOP')).toEqual({
+      quantity: 'breathRate',
+      value: 0,
+      limit: null,
+      side: null,
+      seconds: 30,
+    });
+  });
+
+  it('much movement names its level and limit; out of bed only how long', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const s = subject('sleep_monitor');
+    expect(raisedWith(feed(engine, s, { ...calm, move: 75 }, at('02:00'), 121), 'BODY_MOVE')).toEqual({
+      quantity: 'movement',
+      value: 75,
+      limit: 60,
+      side: 'above',
+      seconds: 120,
+    });
+    const away = subject('sleep_monitor', { deviceId: 'SLEEP-3' });
+    const out = feed(engine, away, { ...calm, inBed: false, hr: 0, rr: 0 }, at('04:00'), 601);
+    expect(raisedWith(out, 'LEAVE_BED')).toEqual({
+      quantity: null,
+      value: null,
+      limit: null,
+      side: null,
+      seconds: 600,
+    });
+  });
+
+  it('a low battery names the level and the limit; an empty room how long it was quiet', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const sensor = subject('door_magnet');
+    expect(raisedWith(engine.battery(sensor, 12, at('12:00')), 'LOW_BATTERY')).toEqual({
+      quantity: 'battery',
+      value: 12,
+      limit: 15,
+      side: 'below',
+      seconds: null,
+    });
+    const room = subject('infrared_motion', {}, { noMotionHours: 8 });
+    engine.watchMotion(room, at('00:00'));
+    expect(raisedWith(engine.tick(at('08:00')), 'NO_MOTION')).toMatchObject({ seconds: 8 * 3600 });
+  });
+
+  it('an event has no figure: a fall, an SOS press, smoke', () => {
+    const engine = new AlarmEngine(minuteOfDay);
+    const event = (kind: DeviceKind, name: string, detail: Record<string, unknown> = {}) =>
+      engine.event(subject(kind), { name, detail, at: at('12:00') }, at('12:00'));
+    expect(raisedWith(event('fall_radar', 'fall'), 'FALL')).toBeNull();
+    expect(raisedWith(event('emergency_button', 'sos'), 'SOS')).toBeNull();
+    expect(raisedWith(event('smoke_sensor', 'smoke', { active: true }), 'SMOKE')).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import {
   inTimeRange,
   RELEASE_KIND,
   SLEEP_ALARM_TYPES,
+  type AlarmMeasure,
   type AlarmType,
   type ReleaseKind,
 } from '@vigil/contract';
@@ -16,7 +17,15 @@ import type {
   Subject,
   VitalsSample,
 } from './engine-types.ts';
-import { durationOf, newTrackers, sleepCondition, valueOf, watched, type SleepTrackers } from './sleep-watch.ts';
+import {
+  durationOf,
+  measureOf,
+  newTrackers,
+  sleepCondition,
+  valueOf,
+  watched,
+  type SleepTrackers,
+} from './sleep-watch.ts';
 import { WATCH_CLOCK_SKEW_MS, watchTarget } from './watch-release.ts';
 
 /** Vitals further apart than this break a spell: a duration is never counted across a silence. */
@@ -193,12 +202,12 @@ export class AlarmEngine {
     const out: Decision[] = [];
     const raising = RAISING[name];
     if (raising) {
-      this.raise(state, raising, event.at, now, {}, out);
+      this.raise(state, raising, event.at, now, {}, null, out);
       return out;
     }
     const hazard = HAZARDS[name];
     if (hazard) {
-      if (event.detail.active === true) this.raise(state, hazard, event.at, now, {}, out);
+      if (event.detail.active === true) this.raise(state, hazard, event.at, now, {}, null, out);
       else this.release(state, hazard, now, RELEASE_KIND.automatic, out, true);
       return out;
     }
@@ -217,7 +226,7 @@ export class AlarmEngine {
       }
       case 'door':
         if (event.detail.open === true && inTimeRange(subject.rules.doorRange, this.minuteOfDay(event.at)))
-          this.raise(state, 'DOOR', event.at, now, {}, out);
+          this.raise(state, 'DOOR', event.at, now, {}, null, out);
         break;
       case 'motion':
         if (!state.lastMotionAt || event.at > state.lastMotionAt) state.lastMotionAt = event.at;
@@ -228,7 +237,7 @@ export class AlarmEngine {
         this.mat(state, event.detail.state === 'dislodged', event.at, now, out);
         break;
       case 'offline':
-        this.raise(state, 'CONNECTION', event.at, now, { reason: String(event.detail.reason ?? '') }, out);
+        this.raise(state, 'CONNECTION', event.at, now, { reason: String(event.detail.reason ?? '') }, null, out);
         break;
       case 'online':
         this.release(state, 'CONNECTION', now, RELEASE_KIND.automatic, out, true);
@@ -275,8 +284,10 @@ export class AlarmEngine {
     const state = this.stateOf(subject);
     const out: Decision[] = [];
     const low = subject.rules.lowBatteryPercent;
-    if (percent <= low && !state.open.has('LOW_BATTERY')) this.raise(state, 'LOW_BATTERY', now, now, { percent }, out);
-    else if (percent >= low * 2) this.release(state, 'LOW_BATTERY', now, RELEASE_KIND.automatic, out);
+    if (percent <= low && !state.open.has('LOW_BATTERY')) {
+      const measure = { quantity: 'battery', value: percent, limit: low, side: 'below', seconds: null } as const;
+      this.raise(state, 'LOW_BATTERY', now, now, { percent }, measure, out);
+    } else if (percent >= low * 2) this.release(state, 'LOW_BATTERY', now, RELEASE_KIND.automatic, out);
     return out;
   }
 
@@ -305,8 +316,10 @@ export class AlarmEngine {
       }
       if (subject.kind === 'infrared_motion' && state.lastMotionAt && !state.open.has('NO_MOTION')) {
         const quiet = now.getTime() - state.lastMotionAt.getTime();
-        if (quiet >= subject.rules.noMotionHours * 3_600_000)
-          this.raise(state, 'NO_MOTION', state.lastMotionAt, now, { hours: subject.rules.noMotionHours }, out);
+        if (quiet >= subject.rules.noMotionHours * 3_600_000) {
+          const measure = { quantity: null, value: null, limit: null, side: null, seconds: Math.round(quiet / 1000) };
+          this.raise(state, 'NO_MOTION', state.lastMotionAt, now, { hours: subject.rules.noMotionHours }, measure, out);
+        }
       }
     }
     return out;
@@ -321,11 +334,13 @@ export class AlarmEngine {
     const duration = durationOf(type, state.subject.rules);
     if (held < duration) return;
     tracker.raised = true;
-    this.raise(state, type, tracker.since, now, { duration: Math.round(held), value: tracker.value }, out);
+    const seconds = Math.round(held);
+    const measure = measureOf(type, tracker.value, state.subject.rules, seconds);
+    this.raise(state, type, tracker.since, now, { duration: seconds, value: tracker.value }, measure, out);
   }
 
   private mat(state: DeviceState, dislodged: boolean, since: Date, now: Date, out: Decision[]): void {
-    if (dislodged && !state.open.has('MAT_DISLODGED')) this.raise(state, 'MAT_DISLODGED', since, now, {}, out);
+    if (dislodged && !state.open.has('MAT_DISLODGED')) this.raise(state, 'MAT_DISLODGED', since, now, {}, null, out);
     else if (!dislodged) this.release(state, 'MAT_DISLODGED', now, RELEASE_KIND.automatic, out);
   }
 
@@ -335,6 +350,7 @@ export class AlarmEngine {
     since: Date,
     now: Date,
     detail: Record<string, number | string | boolean>,
+    measure: AlarmMeasure | null,
     out: Decision[],
   ): void {
     const { subject } = state;
@@ -348,6 +364,7 @@ export class AlarmEngine {
       since,
       at: now,
       detail,
+      measure,
       counts: !CONDITIONS.has(type),
     });
   }

@@ -1,4 +1,4 @@
-import type { AlarmRules, AlarmType, DeviceKind, ReleaseKind } from '@vigil/contract';
+import type { AlarmMeasure, AlarmRules, AlarmType, DeviceKind, ReleaseKind } from '@vigil/contract';
 
 /**
  * A device as the engine judges it at one moment: what it is, whom it watches, and the rules
@@ -37,6 +37,8 @@ export type Decision =
       at: Date;
       /** What the condition measured, for the alarm's text and record (duration in seconds, the value). */
       detail: Record<string, number | string | boolean>;
+      /** The figure that raised it, as the consoles, texts and exports show it; null for an event. */
+      measure: AlarmMeasure | null;
       /**
        * A new occurrence (a second SOS press, smoke reported again): counted on the open alarm.
        * false for a condition that holds (a spell, offline, low battery): raising it while it is

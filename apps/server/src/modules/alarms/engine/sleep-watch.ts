@@ -1,5 +1,6 @@
 import {
   inTimeRange,
+  type AlarmMeasure,
   SLEEP_ALARM_TYPES,
   SLEEP_DURATION_KEYS,
   type AlarmRules,
@@ -63,5 +64,32 @@ export const valueOf = (type: SleepAlarmType, v: VitalsSample): number => {
       return v.move;
     case 'LEAVE_BED':
       return 0;
+  }
+};
+
+/** Which limit a rate outside its range crossed. */
+const crossed = (value: number, min: number, max: number): Pick<AlarmMeasure, 'limit' | 'side'> =>
+  value < min ? { limit: min, side: 'below' } : { limit: max, side: 'above' };
+
+/**
+ * The figure a sleep-monitor alarm is raised with: the value of the sample that made the condition
+ * count, the bed's limit it crossed and on which side, and how long it had held (seconds).
+ */
+export const measureOf = (type: SleepAlarmType, value: number, rules: AlarmRules, seconds: number): AlarmMeasure => {
+  const held = { quantity: null, value: null, limit: null, side: null, seconds };
+  switch (type) {
+    case 'HEART_ABNORMAL':
+      return { ...held, quantity: 'heartRate', value, ...crossed(value, rules.heartMin, rules.heartMax) };
+    case 'BREATH_ABNORMAL':
+      return { ...held, quantity: 'breathRate', value, ...crossed(value, rules.breathMin, rules.breathMax) };
+    case 'BREATH_STOP':
+      return { ...held, quantity: 'breathRate', value: 0 };
+    case 'BODY_MOVE':
+      return { ...held, quantity: 'movement', value, limit: rules.bodyMoveAbove, side: 'above' };
+    case 'LEAVE_BED':
+    case 'NO_BODY_MOVE':
+    case 'NO_TURN_OVER':
+      // How long is the figure: out of bed, still, not turned over.
+      return held;
   }
 };

@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../../db/database.ts';
 import { alarmNotifications, alarms, caregivers } from '../../../db/schema.ts';
 import { receiversOfResident } from '../bed-alarm-settings.service.ts';
 import type { AlarmView } from '../alarm-query.repository.ts';
-import { alarmText } from '../alarm-record.ts';
+import { alarmMessage } from '../alarm-record.ts';
 import { ALARM_EVENT, type AlarmPayload } from '../alarm-runner.ts';
 import type { AlarmRepository } from '../alarm.repository.ts';
 import type { NotifyChannel } from './channels.ts';
@@ -224,7 +224,7 @@ export class AlarmNotifier {
         const channel = this.channels.get(n.channel);
         try {
           if (!channel) throw new Error(`no ${n.channel} gateway configured`);
-          await channel.send(n.target, alarmText(view, this.deps.language));
+          await channel.send(n.target, alarmMessage(view, this.deps.language));
           await db.update(alarmNotifications).set({ state: 'sent', sentAt: at }).where(eq(alarmNotifications.id, n.id));
           await repo.addTimeline(db, [
             {
