@@ -489,6 +489,7 @@ export const cs: Record<MessageKey, string> = {
   'alarm.breathLimits': 'Dolní mez dechu musí být nižší než horní.',
   'alarm.heartLimits': 'Dolní mez tepové frekvence musí být nižší než horní.',
   'field.result': 'Výsledek vyřízení',
+  'field.note': 'Poznámka k poplachu',
   'sheet.name.alarms': 'Záznamy alarmů',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Opuštění lůžka',

@@ -513,6 +513,7 @@ export const de: Record<MessageKey, string> = {
   'alarm.breathLimits': 'Die untere Atemgrenze muss unter der oberen liegen.',
   'alarm.heartLimits': 'Die untere Herzfrequenzgrenze muss unter der oberen liegen.',
   'field.result': 'Bearbeitungsergebnis',
+  'field.note': 'Notiz',
   'sheet.name.alarms': 'Alarmprotokoll',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Bett verlassen',

@@ -500,6 +500,7 @@ export const fr: Record<MessageKey, string> = {
   'alarm.breathLimits': 'La limite basse de la respiration doit être inférieure à la limite haute.',
   'alarm.heartLimits': 'La limite basse de la fréquence cardiaque doit être inférieure à la limite haute.',
   'field.result': 'Résultat du traitement',
+  'field.note': 'Note',
   'sheet.name.alarms': 'Journal des alarmes',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Sortie du lit',

@@ -501,6 +501,7 @@ export const itIT: Record<MessageKey, string> = {
   'alarm.breathLimits': 'Il limite inferiore del respiro deve essere sotto quello superiore.',
   'alarm.heartLimits': 'Il limite inferiore della frequenza cardiaca deve essere sotto quello superiore.',
   'field.result': 'Esito della gestione',
+  'field.note': 'Nota',
   'sheet.name.alarms': 'Registro allarmi',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Uscita dal letto',

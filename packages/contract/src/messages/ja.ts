@@ -495,6 +495,7 @@ export const ja: Record<MessageKey, string> = {
   'alarm.breathLimits': '呼吸数の下限は上限より低くしてください。',
   'alarm.heartLimits': '心拍数の下限は上限より低くしてください。',
   'field.result': '対応結果',
+  'field.note': 'メモ',
   'sheet.name.alarms': 'アラーム記録',
   // Alarm labels
   'alarmType.LEAVE_BED': '離床',

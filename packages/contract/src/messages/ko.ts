@@ -483,6 +483,7 @@ export const ko: Record<MessageKey, string> = {
   'alarm.breathLimits': '호흡수 하한은 상한보다 낮아야 합니다.',
   'alarm.heartLimits': '심박수 하한은 상한보다 낮아야 합니다.',
   'field.result': '처리 결과',
+  'field.note': '메모',
   'sheet.name.alarms': '알람 기록',
   // Alarm labels
   'alarmType.LEAVE_BED': '침대 이탈',

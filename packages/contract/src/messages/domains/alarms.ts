@@ -58,6 +58,7 @@ export const alarmMessages = defineMessages(
     'alarm.breathLimits': 'The lower breathing limit must be below the upper one.',
     'alarm.heartLimits': 'The lower heart-rate limit must be below the upper one.',
     'field.result': 'Result',
+    'field.note': 'Note',
     'sheet.name.alarms': 'Alarm log',
   },
   {
@@ -112,6 +113,7 @@ export const alarmMessages = defineMessages(
     'alarm.breathLimits': '呼吸频率下限须低于上限。',
     'alarm.heartLimits': '心率下限须低于上限。',
     'field.result': '处理结果',
+    'field.note': '补充记录',
     'sheet.name.alarms': '告警记录',
   },
 );
