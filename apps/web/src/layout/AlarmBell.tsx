@@ -117,6 +117,8 @@ export const AlarmBell = () => {
       onOpenChange={setOpen}
       trigger={['click']}
       placement="bottomRight"
+      // On a phone the bell is left of the middle: the list shifts to stay on screen, never flips off it.
+      align={{ overflow: { adjustX: false, shiftX: true, adjustY: true } }}
       // Above the alarm popups (layout.css): a level 1 popup never covers the open list.
       classNames={{ root: 'alarm-bell-popup' }}
       popupRender={() => (

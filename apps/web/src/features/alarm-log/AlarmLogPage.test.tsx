@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { alertFlag, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import dayjs from 'dayjs';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useCall } from '../../shared/api/use-call.ts';
@@ -346,7 +347,7 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     expect(shown.getByText('by nurse03')).toBeInTheDocument();
 
     fireEvent.click(played.getByRole('button', { name: 'Show each console' }));
-    expect(played.getByText(`${formatSeconds(RAISED + 16)}:16 · by nurse16`)).toBeInTheDocument();
+    expect(played.getByText(`${dayjs.unix(RAISED + 16).format('HH:mm:ss')} · by nurse16`)).toBeInTheDocument();
     expect(played.getAllByText(/ · by nurse\d\d$/)).toHaveLength(16);
     fireEvent.click(played.getByRole('button', { name: 'Hide' }));
     expect(played.queryByText(/nurse16/)).not.toBeInTheDocument();

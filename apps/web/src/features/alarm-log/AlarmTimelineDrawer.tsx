@@ -1,6 +1,7 @@
 import { alarmTimeline, type AlarmRecord, type AlarmTimelineStep } from '@vigil/contract/browser';
 import { useCall } from '../../shared/api/use-call.ts';
 import { Button, Drawer, Empty, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -55,7 +56,8 @@ const ConsolesRow = ({ item }: { item: Extract<TimelineItem, { kind: 'consoles' 
       {open &&
         item.steps.map((step, index) => (
           <Typography.Text type="secondary" key={`${step.at}-${index}`}>
-            {formatStepTime(step.at)}
+            {/* The day is the row's: each console by the time of day. */}
+            {dayjs.unix(step.at).format('HH:mm:ss')}
             {step.who ? ` · ${t('timeline.by', { who: step.who })}` : ''}
           </Typography.Text>
         ))}

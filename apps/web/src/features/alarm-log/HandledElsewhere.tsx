@@ -60,7 +60,7 @@ export const HandledElsewhere = ({ alarm }: { alarm: AlarmRecord }) => {
       description={
         <>
           <Typography.Paragraph strong style={{ marginBottom: 4 }} data-testid="alarm-handled-by">
-            {handling ? `${outcomeOf(alarm, t)}: ${handling}` : outcomeOf(alarm, t)}
+            {handling ? t('elsewhere.withHandling', { outcome: outcomeOf(alarm, t), handling }) : outcomeOf(alarm, t)}
           </Typography.Paragraph>
           <Typography.Text type="secondary">{t('elsewhere.keepNotes')}</Typography.Text>
         </>
