@@ -150,13 +150,19 @@ describe.skipIf(!hasChromium)('alarms live on the console', () => {
     await first.page.waitForTimeout(2_500);
     expect((await said(first.page)).length).toBe(spoken);
 
-    // The second console's dialog is still open: handling it now is refused.
-    await secondForm.getByLabel('Checked on site').check();
-    await second.page.locator('.ant-modal-footer .ant-btn-primary').click();
-    await second.page.getByText('This alarm has already been handled on another terminal.').waitFor();
+    // The second console's dialog, still open, learned of it at once (issue 29, point 6): who
+    // handled it and how; Handle is disabled. The home's own account is named by its login.
+    await second.page.getByTestId('alarm-handled-elsewhere').waitFor({ timeout: 10_000 });
+    expect(await second.page.getByTestId('alarm-handled-by').textContent()).toMatch(
+      /^Handled by oakHome at \d\d:\d\d: Checked on site$/,
+    );
+    expect(await secondForm.getByLabel('Checked on site').isDisabled()).toBe(true);
+    expect(await second.page.locator('.ant-modal-footer').getByRole('button', { name: 'Handle' }).isDisabled()).toBe(
+      true,
+    );
     await stillScreenshot(second.page, 'alarms-04-handled-elsewhere');
 
-    // The alarm log lists it as resolved, handled by the home.
+    // The alarm log lists it as resolved, handled by the home's account.
     await first.page.goto('/alarm-log/alarmIndex');
     await settled(first.page);
     await first.page.getByRole('tab', { name: /Resolved/ }).click();

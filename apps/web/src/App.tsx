@@ -4,7 +4,7 @@ import type { Locale } from 'antd/es/locale';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './shared/api/client.ts';
 import { createRouter } from './router.tsx';
-import { CONSOLE_ANTD_CONFIG } from './shared/ui/antd-config.ts';
+import { CONSOLE_ANTD_CONFIG, CONSOLE_NOTIFICATIONS } from './shared/ui/antd-config.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,7 +18,7 @@ const router = createRouter();
 
 export const App = ({ locale }: { locale: Locale }) => (
   <ConfigProvider {...CONSOLE_ANTD_CONFIG} locale={locale}>
-    <AntApp>
+    <AntApp notification={CONSOLE_NOTIFICATIONS}>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

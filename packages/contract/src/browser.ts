@@ -26,10 +26,10 @@ export type { FailureData, FailureKey, RowProblem } from './failures.ts';
 export type { BunkConflict, NameProblem } from './calls/facility.ts';
 export type { DeviceRowProblem } from './calls/devices.ts';
 export type { ResidentRow } from './calls/residents.ts';
-export type { AlarmRecord, AlertLevelSettings } from './calls/alarms.ts';
+export type { AlarmRecord, AlarmTimelineStep, AlertLevelSettings } from './calls/alarms.ts';
 export type { BedAlarmRules, BedReceivers } from './calls/alarms.ts';
 export type { LiveDevice, LiveResident, LiveVitals, VitalsMinute } from './calls/monitor.ts';
-export type { RelieveNotice, SocketClientFrame, SocketServerFrame } from './socket.ts';
+export type { AlarmNote, RelieveNotice, SocketClientFrame, SocketServerFrame } from './socket.ts';
 export type {
   DailyReport,
   DailyReportData,

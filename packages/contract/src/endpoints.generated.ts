@@ -770,6 +770,12 @@ export const alarmTimeline: EndpointOf<Calls['alarmTimeline']> = {
   input: 'query',
   auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
 };
+export const alarmAddNote: EndpointOf<Calls['alarmAddNote']> = {
+  method: 'POST',
+  path: '/alarmLog/addNote',
+  input: 'json',
+  auth: ['ONE_ROLE', 'TWO_ROLE', 'SUB_ROLE', 'SOCIAL_WORKER', 'CARER'],
+};
 export const queryAlertLevel: EndpointOf<Calls['queryAlertLevel']> = {
   method: 'POST',
   path: '/system/queryAlertLevel',

@@ -53,6 +53,7 @@ export const FRAME_TOUCHES = {
   '/safeAlertNotify': ALARM_VIEWS,
   '/userStatusNotify': [...ALARM_VIEWS, 'alarmLog'],
   '/checkAlarm': ['alarmLogUnDeal', 'alertFlag'],
+  '/alarmNoteNotify': ['alarmTimeline'],
 } as const satisfies Record<string, readonly CallName[]>;
 
 /** The calls whose answers a `/dataChange` of each kind makes stale. */

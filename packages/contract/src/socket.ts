@@ -19,6 +19,7 @@ export {
   SOCKET_TIMING,
   WS_LOG_TYPES,
 } from './socket-constants.ts';
+export type { DataChange, WsLogType } from './socket-constants.ts';
 import { DATA_CHANGES, WS_LOG_TYPES } from './socket-constants.ts';
 
 const key = z.string().min(1).max(128).describe("The login answer's `key`");
@@ -71,6 +72,17 @@ export const RelieveNoticeSchema = AlarmRecordSchema.omit({ alertType: true }).e
 });
 export type RelieveNotice = z.infer<typeof RelieveNoticeSchema>;
 
+/** A note added to an alarm's timeline (/alarmLog/addNote), as /alarmNoteNotify carries it. */
+export const AlarmNoteSchema = z
+  .object({
+    id: z.number().int().describe('The alarm'),
+    at: z.number().describe('When the note was added, Unix seconds with milliseconds'),
+    who: z.string().nullable().describe('Who added it, named as the timeline names people'),
+    note: z.string(),
+  })
+  .describe("A note added to an alarm's timeline: consoles showing the alarm's timeline reload it");
+export type AlarmNote = z.infer<typeof AlarmNoteSchema>;
+
 export const SocketServerFrameSchema = z.discriminatedUnion('path', [
   z.object({
     path: z.literal('/login'),
@@ -85,6 +97,10 @@ export const SocketServerFrameSchema = z.discriminatedUnion('path', [
   }),
   z.object({ path: z.literal('/safeAlertNotify'), data: AlarmRecordSchema.describe('A new security-sensor alarm') }),
   z.object({ path: z.literal('/userStatusNotify'), data: RelieveNoticeSchema }),
+  z.object({
+    path: z.literal('/alarmNoteNotify'),
+    data: AlarmNoteSchema,
+  }),
   z.object({
     path: z.literal('/dataChange'),
     data: z.object({ what: z.enum(DATA_CHANGES) }).describe('Reload what changed (alarm settings)'),

@@ -1,5 +1,12 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { alertFlag, getPlatformName, type LoginResult, type Role } from '@vigil/contract/browser';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import {
+  alarmLogUnDeal,
+  alertFlag,
+  getPlatformName,
+  type AlarmRecord,
+  type LoginResult,
+  type Role,
+} from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from 'react-router';
@@ -10,9 +17,59 @@ import { Navbar } from './Navbar.tsx';
 
 vi.setConfig({ testTimeout: 60_000 });
 
+const NOW = Math.floor(Date.now() / 1000);
+const pendingAlarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
+  id,
+  alertRecordId: id,
+  type: 'sleep',
+  deviceId: `SLP-${id}`,
+  deviceType: 52,
+  alertType: 'HEART_ABNORMAL',
+  status: 1,
+  bunk: 'A',
+  floorArea: 'Building A / Floor 1',
+  room: '101',
+  userName: 'Margaret Ellis',
+  userId: id,
+  alertLevel: 2,
+  timeStamp: NOW - 125,
+  lastTime: NOW - 125,
+  count: 1,
+  duration: 120,
+  text: `101 A: Margaret Ellis has an abnormal heart rate (${id})`,
+  voiceWay: 2,
+  isRelieve: false,
+  releaseKind: 0,
+  relieveReason: null,
+  dealResult: null,
+  handlerName: null,
+  dealTime: null,
+  remark: null,
+  speechCount: 0,
+  speechStartTime: null,
+  providerId: 7,
+  awaitingAck: false,
+  clearedTime: null,
+  releaseText: null,
+  ...over,
+});
+/** The server's pending list, level 1 first (it orders them as asked). */
+let pending: AlarmRecord[] = [
+  pendingAlarm(31, {
+    alertType: 'BREATH_STOP',
+    alertLevel: 1,
+    userName: 'Ada Byron',
+    room: '102',
+    bunk: 'B',
+    timeStamp: NOW - 3_900,
+  }),
+  pendingAlarm(32),
+];
+const unDealBodies: unknown[] = [];
+
 /** What the fake server says of pending alarms. */
 let flag = { flag: true, count: 2 };
-const fetchMock = vi.fn(async (url: string) => {
+const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
   const path = new URL(url, 'http://localhost').pathname;
   const envelope = (data: unknown) => {
     checkFakeAnswer(path, { status: 200, data });
@@ -21,6 +78,10 @@ const fetchMock = vi.fn(async (url: string) => {
     });
   };
   if (path === alertFlag.path) return envelope({ ...flag });
+  if (path === alarmLogUnDeal.path) {
+    unDealBodies.push(JSON.parse(String(init?.body)));
+    return envelope({ rows: pending, total: flag.count, pageNum: 1, pageSize: 8 });
+  }
   if (path === getPlatformName.path) return envelope({ platformName: 'Vigil Care Cloud', logoUrl: null });
   return new Response(JSON.stringify({ status: 200, msg: 'ok', data: null }));
 });
@@ -51,7 +112,10 @@ const signInAs = (role: Role) =>
   } satisfies LoginResult);
 
 /** Where the router is: the bell navigates. */
-const WhereAmI = () => <span data-testid="where">{useLocation().pathname}</span>;
+const WhereAmI = () => {
+  const location = useLocation();
+  return <span data-testid="where">{`${location.pathname}${location.search}`}</span>;
+};
 
 let i18n: I18n;
 const realFetch = globalThis.fetch;
@@ -60,6 +124,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   flag = { flag: true, count: 2 };
+  unDealBodies.length = 0;
   fetchMock.mockClear();
   globalThis.fetch = fetchMock as unknown as typeof fetch;
 });
@@ -78,16 +143,56 @@ const show = () =>
       '/realMonitor/index',
     ),
   );
-const dotShown = () => screen.getByTestId('nav-bell').querySelector('.ant-badge-dot') !== null;
+/** The count the bell's badge shows, if any. */
+const shownCount = () =>
+  screen.getByTestId('nav-bell').querySelector('.ant-badge-count')?.getAttribute('title') ?? null;
+const dotShown = () => shownCount() !== null;
 
 describe('Navbar alarm bell', () => {
-  it('shows its dot while some alarm is pending, and opens the alarm log', async () => {
+  // Issue 29, point 12: the bell showed only a dot and led to the log; nobody saw how many or which.
+  it('shows how many alarms are pending, and lists them: level 1 first, type, resident · place, how long', async () => {
     signInAs('CARER');
     show();
-    await waitFor(() => expect(dotShown()).toBe(true));
+    await waitFor(() => expect(shownCount()).toBe('2'));
     expect(screen.getByTestId('nav-bell')).toHaveAttribute('data-pending', '2');
+    expect(screen.getByTestId('nav-alarms')).toHaveAccessibleName('Alarms: 2 pending');
     expect(flagRequests()).toBe(1);
     fireEvent.click(screen.getByTestId('nav-alarms'));
+    const panel = await screen.findByTestId('bell-panel');
+    expect(unDealBodies.at(-1)).toEqual({ pageNum: 1, pageSize: 8, orderBy: 'alertLevel', order: 'asc' });
+    expect(within(panel).getByText('Pending alarms (2)')).toBeInTheDocument();
+    const [first, second] = await waitFor(() => {
+      const rows = within(panel)
+        .getAllByRole('button')
+        .filter((b) => b.dataset.testid?.startsWith('bell-alarm-'));
+      expect(rows).toHaveLength(2);
+      return rows;
+    });
+    expect(first).toHaveTextContent('Level 1');
+    expect(first).toHaveTextContent('Breathing stopped');
+    expect(first).toHaveTextContent('Ada Byron · 102 B');
+    expect(first).toHaveTextContent('1 h 5 min ago');
+    expect(within(first as HTMLElement).getByText('Level 1')).toHaveClass('ant-tag-red');
+    expect(second).toHaveTextContent('Level 2');
+    expect(second).toHaveTextContent('Abnormal heart rate');
+    expect(second).toHaveTextContent('Margaret Ellis · 101 A');
+    expect(second).toHaveTextContent('2 min ago');
+
+    // A row opens that alarm's handling; the list closes.
+    fireEvent.click(first as HTMLElement);
+    expect(screen.getByTestId('where')).toHaveTextContent('/realMonitor/index?handle=31');
+    await waitFor(() => expect(screen.queryByTestId('bell-panel')).not.toBeVisible());
+  });
+
+  it('leads from its list to the whole alarm log, and says when nothing is pending', async () => {
+    flag = { flag: false, count: 0 };
+    pending = [];
+    signInAs('SOCIAL_WORKER');
+    show();
+    await waitFor(() => expect(screen.getByTestId('nav-bell')).toHaveAttribute('data-pending', '0'));
+    fireEvent.click(screen.getByTestId('nav-alarms'));
+    expect(await screen.findByText('No alarm is pending.')).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('bell-see-all'));
     expect(screen.getByTestId('where')).toHaveTextContent('/alarm-log/alarmIndex');
   });
 

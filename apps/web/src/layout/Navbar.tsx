@@ -1,6 +1,5 @@
 import {
   BarChartOutlined,
-  BellOutlined,
   DownloadOutlined,
   FullscreenOutlined,
   GlobalOutlined,
@@ -9,10 +8,9 @@ import {
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { adminLogout, alertFlag, getPlatformName, postPlatformName } from '@vigil/contract/browser';
+import { adminLogout, getPlatformName, postPlatformName } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
-import { useCall } from '../shared/api/use-call.ts';
-import { App, Avatar, Badge, Breadcrumb, Button, Dropdown, Tooltip } from 'antd';
+import { App, Avatar, Breadcrumb, Button, Dropdown, Tooltip } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -22,6 +20,7 @@ import { useAccess } from '../shared/session/access.ts';
 import { mayCall } from '../shared/session/may-call.ts';
 import { sessionStore, useSession } from '../shared/session/session-store.ts';
 import { visibleNavbarItems } from '../shared/ui/navbar-items.ts';
+import { AlarmBell } from './AlarmBell.tsx';
 import { Clock } from './Clock.tsx';
 import { DownloadGuide } from './DownloadGuide.tsx';
 import { LanguageDialog } from './LanguageDialog.tsx';
@@ -31,9 +30,6 @@ import { PlatformNameDialog } from './PlatformNameDialog.tsx';
 import { tagsStore } from './tags-store.ts';
 
 type Dialog = 'language' | 'password' | 'platformName' | 'guide' | null;
-
-/** How often the bell asks whether an alarm is pending (the live socket refreshes it sooner). */
-const ALERT_FLAG_REFRESH_MS = 60_000;
 
 export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) => {
   const { t } = useTranslation();
@@ -53,13 +49,6 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
           fastLogin: session.fastLogin,
         })
       : null;
-  // The bell's dot: some alarm of the chosen provider (or the scope) is pending. Asked only while
-  // the bell shows; handling an alarm and the live socket's frames reload it (FRAME_TOUCHES).
-  const bell = useCall(
-    alertFlag,
-    {},
-    { enabled: Boolean(items?.has('alarmBell')), refetchInterval: ALERT_FLAG_REFRESH_MS },
-  );
   if (!access || !session.info || !items) return null;
   const userName = session.info.name || session.info.userName;
   const crumbs = breadcrumbFor(location.pathname, routeForPath(location.pathname));
@@ -127,16 +116,9 @@ export const Navbar = ({ collapsed, onToggle }: { collapsed: boolean; onToggle: 
             () => void navigate('/statistics'),
           )}
         {items.has('home') && iconButton('nav-home', t('navbar.home'), <HomeOutlined />, () => void navigate('/'))}
-        {items.has('alarmBell') && (
-          <Badge dot={bell.data?.flag ?? false} data-testid="nav-bell" data-pending={bell.data?.count}>
-            {iconButton(
-              'nav-alarms',
-              t('navbar.alarms'),
-              <BellOutlined />,
-              () => void navigate('/alarm-log/alarmIndex'),
-            )}
-          </Badge>
-        )}
+        {/* The pending count of the chosen provider (or the scope), asked only while the bell shows;
+            handling an alarm and the live socket's frames reload it (FRAME_TOUCHES). */}
+        {items.has('alarmBell') && <AlarmBell />}
         {items.has('fullscreen') &&
           iconButton('nav-fullscreen', t('navbar.fullscreen'), <FullscreenOutlined />, toggleFullscreen)}
         {items.has('language') &&

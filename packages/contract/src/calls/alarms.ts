@@ -73,7 +73,10 @@ export const AlarmRecordSchema = z.object({
     .describe('0 open, 1 handled in software, 2 automatic, 3 at the device, 4 at the watch'),
   relieveReason: z.enum(RELIEVE_REASONS).nullable(),
   dealResult: z.enum(DEAL_RESULTS).nullable(),
-  handlerName: z.string().nullable(),
+  handlerName: z
+    .string()
+    .nullable()
+    .describe("Who handled it: the caregiver or account by name (a provider's own account by its login)"),
   dealTime: z.number().int().nullable().describe('Released at, Unix seconds'),
   remark: z.string().nullable().describe("The handler's details"),
   speechCount: z.number().int().describe('Kept by the console; 0 from the server'),
@@ -109,6 +112,41 @@ export const AlarmRecordSchema = z.object({
     ),
 });
 export type AlarmRecord = z.infer<typeof AlarmRecordSchema>;
+
+/** The steps of an alarm's timeline, in the order they usually happen. */
+export const TIMELINE_STEPS = [
+  'raised',
+  'repeated',
+  'delivered',
+  'played',
+  'handled',
+  'released',
+  'notified',
+  'notify_failed',
+  'note',
+] as const;
+export type TimelineStepName = (typeof TIMELINE_STEPS)[number];
+
+/** One step of an alarm's timeline. */
+export const TimelineStepSchema = z.object({
+  at: z.number().describe('Unix seconds, with milliseconds'),
+  step: z.enum(TIMELINE_STEPS).describe('note: a note added by a person (/alarmLog/addNote)'),
+  who: z
+    .string()
+    .nullable()
+    .describe(
+      'Who acted, as the alarm names its handler: a caregiver by name, an account by its display name (a ' +
+        "provider's own account by its login, never the provider's name); a release at a nurse watch: the watch " +
+        '(device ID)',
+    ),
+  detail: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'handled: reason, result; released: kind (and watchId); delivered and played: console (the wsLog type); ' +
+        'note: note',
+    ),
+});
+export type AlarmTimelineStep = z.infer<typeof TimelineStepSchema>;
 
 const listRequest = z.object({
   ...pageQuery,
@@ -303,19 +341,30 @@ export const alarmCalls = {
     auth,
     input: 'query',
     request: z.object({ id: intId }),
-    result: z.array(
-      z.object({
-        at: z.number().describe('Unix seconds, with milliseconds'),
-        step: z.enum(['raised', 'repeated', 'delivered', 'played', 'handled', 'released', 'notified', 'notify_failed']),
-        who: z
-          .string()
-          .nullable()
-          .describe('The account, when one acted; a release at a nurse watch: the watch (device ID)'),
-        detail: z.record(z.string(), z.unknown()),
-      }),
-    ),
+    result: z.array(TimelineStepSchema),
     summary:
-      "An alarm's timeline: raised, repeats, delivered to consoles and receivers, played, handled, released. " +
+      "An alarm's timeline: raised, repeats, delivered to consoles and receivers, played (once per console), " +
+      'handled, released, notes. Documented extra',
+    tag: 'alarm',
+  }),
+  alarmAddNote: defineCall({
+    method: 'POST',
+    path: '/alarmLog/addNote',
+    auth,
+    input: 'json',
+    request: z.object({
+      id: intId.describe('The alarm, pending or handled'),
+      note: z
+        .string()
+        .trim()
+        .min(1)
+        .max(CONSTANTS.remarkMaxLength)
+        .describe("What the caregiver adds: kept on the alarm's timeline, never changing its handling"),
+    }),
+    result: TimelineStepSchema,
+    summary:
+      "Adds a note to an alarm's timeline, pending or already handled: what a caregiver typed while another " +
+      'terminal handled the alarm is not lost. Every console that sees the alarm is told (/alarmNoteNotify). ' +
       'Documented extra',
     tag: 'alarm',
   }),

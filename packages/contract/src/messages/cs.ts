@@ -503,6 +503,7 @@ export const cs: Record<MessageKey, string> = {
   'alarm.withMeasure': '{text} ({measure})',
   'alarm.resultNotForType': 'Výsledek „{result}“ neodpovídá alarmu typu „{type}“. Vyberte z: {options}.',
   'field.result': 'Výsledek vyřízení',
+  'field.note': 'Poznámka k poplachu',
   'sheet.name.alarms': 'Záznamy alarmů',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Opuštění lůžka',

@@ -528,6 +528,7 @@ export const de: Record<MessageKey, string> = {
   'alarm.resultNotForType':
     'Das Ergebnis „{result}“ passt nicht zu einem Alarm vom Typ „{type}“. Möglich sind: {options}.',
   'field.result': 'Bearbeitungsergebnis',
+  'field.note': 'Notiz',
   'sheet.name.alarms': 'Alarmprotokoll',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Bett verlassen',

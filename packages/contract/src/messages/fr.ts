@@ -515,6 +515,7 @@ export const fr: Record<MessageKey, string> = {
   'alarm.resultNotForType':
     'Le résultat « {result} » ne convient pas à une alarme de type « {type} ». Choisissez parmi : {options}.',
   'field.result': 'Résultat du traitement',
+  'field.note': 'Note',
   'sheet.name.alarms': 'Journal des alarmes',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Sortie du lit',

@@ -516,6 +516,7 @@ export const itIT: Record<MessageKey, string> = {
   'alarm.resultNotForType':
     'Il risultato “{result}” non è adatto a un allarme di tipo “{type}”. Scegli tra: {options}.',
   'field.result': 'Esito della gestione',
+  'field.note': 'Nota',
   'sheet.name.alarms': 'Registro allarmi',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Uscita dal letto',

@@ -510,6 +510,7 @@ export const ja: Record<MessageKey, string> = {
   'alarm.resultNotForType':
     '処理結果「{result}」は「{type}」のアラームには使えません。次から選んでください：{options}。',
   'field.result': '対応結果',
+  'field.note': 'メモ',
   'sheet.name.alarms': 'アラーム記録',
   // Alarm labels
   'alarmType.LEAVE_BED': '離床',

@@ -498,6 +498,7 @@ export const ko: Record<MessageKey, string> = {
   'alarm.resultNotForType':
     '처리 결과 “{result}”은(는) “{type}” 알람에 맞지 않습니다. 다음 중에서 선택하세요: {options}.',
   'field.result': '처리 결과',
+  'field.note': '메모',
   'sheet.name.alarms': '알람 기록',
   // Alarm labels
   'alarmType.LEAVE_BED': '침대 이탈',

@@ -25,6 +25,8 @@ export const ALARM_EVENT = {
   repeated: 'alarm.repeated',
   released: 'alarm.released',
   handled: 'alarm.handled',
+  /** A person added a note to its timeline (payload: `note`, as /alarmNoteNotify carries it). */
+  noted: 'alarm.noted',
 } as const;
 
 /** An alarm as the domain events carry it: the stored row, times as ISO strings. */

@@ -1,4 +1,11 @@
-import { RELEASE_KIND, type AlarmLevel, type AlarmMeasure, type AlarmType, type ReleaseKind } from '@vigil/contract';
+import {
+  RELEASE_KIND,
+  type AlarmLevel,
+  type AlarmMeasure,
+  type AlarmTimelineStep,
+  type AlarmType,
+  type ReleaseKind,
+} from '@vigil/contract';
 import { and, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { alarms, alarmTimeline } from '../../db/schema.ts';
@@ -34,8 +41,7 @@ export interface Raised {
   outcome: 'raised' | 'repeated' | 'open';
 }
 
-export type TimelineStep =
-  'raised' | 'repeated' | 'delivered' | 'played' | 'handled' | 'released' | 'notified' | 'notify_failed';
+export type TimelineStep = AlarmTimelineStep['step'];
 
 export interface TimelineEntry {
   alarmId: number;
@@ -226,6 +232,27 @@ export class AlarmRepository {
         detail: e.detail ?? {},
       })),
     );
+  }
+
+  /**
+   * What a console reported of an alarm (/wsLog), once per console: a console is its session, so
+   * a page reloaded or a socket reconnected (which report again) adds nothing. Answers whether it
+   * was kept.
+   */
+  async addConsoleLog(db: Executor, entry: TimelineEntry & { console: string; session: number }): Promise<boolean> {
+    const detail = { ...entry.detail, console: entry.console, session: entry.session };
+    const result = await db.execute(sql`
+      insert into ${alarmTimeline} (alarm_id, at, step, account_id, detail)
+      select ${entry.alarmId}::bigint, ${entry.at.toISOString()}::timestamptz, ${entry.step}::text,
+             ${entry.accountId ?? null}::integer, ${JSON.stringify(detail)}::jsonb
+      where not exists (
+        select 1 from ${alarmTimeline} t
+        where t.alarm_id = ${entry.alarmId}::bigint and t.step = ${entry.step}::text
+          and t.detail ->> 'console' = ${entry.console}::text
+          and t.detail ->> 'session' = ${String(entry.session)}::text
+      )
+      returning id`);
+    return (result as unknown as { rows: unknown[] }).rows.length > 0;
   }
 
   async timeline(db: Executor, alarmId: number) {

@@ -11,6 +11,7 @@ type AlarmCalls =
   | 'alarmRelieve'
   | 'alarmExport'
   | 'alarmTimeline'
+  | 'alarmAddNote'
   | 'alertFlag'
   | 'queryAlertLevel'
   | 'saveAlertLevel'
@@ -29,6 +30,7 @@ export const alarmHandlers = (
   alarmRelieve: (input, ctx) => alarms.relieve(callerOf(ctx), input, ctx.lang, ctx.ip),
   alarmExport: (input, ctx) => alarms.export(callerOf(ctx), input, ctx.lang),
   alarmTimeline: (input, ctx) => alarms.timeline(callerOf(ctx), input.id),
+  alarmAddNote: (input, ctx) => alarms.addNote(callerOf(ctx), input, ctx.ip),
   alertFlag: (_input, ctx) => alarms.alertFlag(callerOf(ctx)),
   queryAlertLevel: (input, ctx) => settings.query(callerOf(ctx), input.providerId),
   saveAlertLevel: (input, ctx) => settings.save(callerOf(ctx), input, ctx.ip),

@@ -4,6 +4,7 @@ import { ManualClock } from '../../clock.ts';
 import type { PublishedEvent } from '../../core/events.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
 import { makeAccount } from '../../test/fixtures.ts';
+import { appSessionAfterPasswordChange, makeCaregiver } from '../caregivers/care-fixtures.ts';
 import { sheetRows } from '../spreadsheet/sheet-test-support.ts';
 import {
   addDevice,
@@ -16,7 +17,8 @@ import {
 } from '../devices/device-test-support.ts';
 import { ALARM_EVENT } from './alarm-runner.ts';
 
-const { alarmLogUnDeal, alarmLog, alarmDealStatus, alarmRelieve, alarmExport, alarmTimeline, alertFlag } = alarmCalls;
+const { alarmLogUnDeal, alarmLog, alarmDealStatus, alarmRelieve, alarmExport, alarmTimeline, alertFlag, alarmAddNote } =
+  alarmCalls;
 
 describe.each(dbTargets())('alarm handling calls on %s', (target) => {
   let app: TestApp;
@@ -44,15 +46,20 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
 
   beforeAll(async () => {
     app = await createTestApp(target, { clock });
-    app.services.events.subscribe((e) => published.push(e), [ALARM_EVENT.handled]);
+    app.services.events.subscribe((e) => published.push(e), [ALARM_EVENT.handled, ALARM_EVENT.noted]);
     w = await deviceWorld(app, 'Hdl');
     await loadStock(app, w.admin, [
       { deviceId: 'HDL-SOS1', deviceType: T.sos },
       { deviceId: 'HDL-SOS2', deviceType: T.sos },
       { deviceId: 'HDL-SOS3', deviceType: T.sos },
       { deviceId: 'HDL-FALL1', deviceType: T.fallDomestic },
+      { deviceId: 'HDL-SOS4', deviceType: T.sos },
+      { deviceId: 'HDL-SOS5', deviceType: T.sos },
+      { deviceId: 'HDL-SOS6', deviceType: T.sos },
     ]);
-    for (const id of ['HDL-SOS1', 'HDL-SOS2', 'HDL-SOS3']) await addDevice(app, w.aHome.token, id, T.sos);
+    for (const id of ['HDL-SOS1', 'HDL-SOS2', 'HDL-SOS3', 'HDL-SOS4', 'HDL-SOS5', 'HDL-SOS6']) {
+      await addDevice(app, w.aHome.token, id, T.sos);
+    }
     await addDevice(app, w.aHome.token, 'HDL-FALL1', T.fallDomestic);
     const bed = await placeBed(app, w.aHome.id, {
       area: 'Hdl Area',
@@ -202,5 +209,94 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
       ]),
     );
     expect(rows[1]?.[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  // Issue 29, point 6: the handler shown everywhere is the person, never the care home.
+  it('names who handled an alarm as a person: a provider’s own account by its login, never the provider’s name', async () => {
+    await press('HDL-SOS4');
+    const [alarm] = await pendingOf(w.aHome.token, 'HDL-SOS4');
+    const id = alarm?.id ?? 0;
+    const res = await app.call(alarmRelieve, { id, reason: 'CHECKED' }, { token: w.aHome.token });
+    expect(res.data?.handlerName).toBe(w.aHome.userName);
+    expect(res.data?.handlerName).not.toBe('Hdl Home A');
+    const processed = await app.call(alarmLog, { keyWord: 'HDL-SOS4' }, { token: carerB });
+    expect(processed.data?.rows[0]?.handlerName).toBe(w.aHome.userName);
+    const timeline = await app.call(alarmTimeline, { id }, { token: carerB });
+    expect(timeline.data?.find((t) => t.step === 'handled')?.who).toBe(w.aHome.userName);
+    const file = await app.download(alarmExport, { deal: 'processed', keyWord: 'HDL-SOS4' }, { token: carerA });
+    const [header, row] = sheetRows(file);
+    const column = header?.indexOf('Handled by') ?? -1;
+    expect(column).toBeGreaterThanOrEqual(0);
+    expect(row?.[column]).toBe(w.aHome.userName);
+  });
+
+  it('names a caregiver who handled an alarm from the app by the caregiver’s name, on the record and the timeline', async () => {
+    const made = await makeCaregiver(app, w.aHome.token, 'Chen Jing');
+    const carer = await appSessionAfterPasswordChange(app, made.userName, made.initialPassword);
+    await press('HDL-SOS5');
+    const [alarm] = await pendingOf(carerA, 'HDL-SOS5');
+    const id = alarm?.id ?? 0;
+    const res = await app.call(alarmRelieve, { id, reason: 'CHECKED' }, { token: carer });
+    expect(res.status).toBe(200);
+    expect(res.data?.handlerName).toBe('Chen Jing');
+    const timeline = await app.call(alarmTimeline, { id }, { token: carerA });
+    expect(timeline.data?.find((t) => t.step === 'handled')?.who).toBe('Chen Jing');
+  });
+
+  it('adds a note to a handled alarm’s timeline, names its author and tells the consoles', async () => {
+    await press('HDL-SOS6');
+    const [alarm] = await pendingOf(carerA, 'HDL-SOS6');
+    const id = alarm?.id ?? 0;
+    expect((await app.call(alarmRelieve, { id, reason: 'CHECKED' }, { token: carerA })).status).toBe(200);
+    clock.advance(30_000);
+    // Typed on the second console while the first handled it: still kept.
+    const res = await app.call(alarmAddNote, { id, note: '  Gave her water, calm now  ' }, { token: carerB });
+    expect(res.status).toBe(200);
+    const at = clock.now().getTime() / 1000;
+    expect(res.data).toEqual({ at, step: 'note', who: 'hdlCarerB', detail: { note: 'Gave her water, calm now' } });
+    const timeline = await app.call(alarmTimeline, { id }, { token: carerA });
+    expect(timeline.data?.map((t) => [t.step, t.who])).toEqual([
+      ['raised', null],
+      ['handled', 'hdlCarerA'],
+      ['note', 'hdlCarerB'],
+    ]);
+    expect(timeline.data?.at(-1)?.detail).toEqual({ note: 'Gave her water, calm now' });
+    // The handling is unchanged: a note is no second handling.
+    const state = await app.call(alarmDealStatus, { id }, { token: carerA });
+    expect(state.data).toMatchObject({ handlerName: 'hdlCarerA', remark: null, releaseKind: 1 });
+    const pushed = published.find((e) => e.type === ALARM_EVENT.noted);
+    expect(pushed).toMatchObject({
+      providerId: w.aHome.id,
+      payload: { note: { id, at, who: 'hdlCarerB', note: 'Gave her water, calm now' } },
+    });
+  });
+
+  it('refuses an empty or too long note with a localised message naming the field, and adds nothing', async () => {
+    const [alarm] = await pendingOf(w.aHome.token, 'HDL-FALL1');
+    const id = alarm?.id ?? 0;
+    const before = (await app.call(alarmTimeline, { id }, { token: carerA })).data?.length;
+    const blank = await app.call(alarmAddNote, { id, note: '   ' }, { token: carerA });
+    expect(blank).toMatchObject({ status: 400, msg: 'Note is required.' });
+    const zh = await app.call(alarmAddNote, { id, note: '' }, { token: carerA, lang: 'zh-CN' });
+    expect(zh.msg).toContain('补充记录');
+    const long = await app.call(alarmAddNote, { id, note: 'x'.repeat(201) }, { token: carerA });
+    expect(long).toMatchObject({ status: 400, msg: 'Note must be at most 200 characters.' });
+    const noId = await app.call(alarmAddNote, { note: 'Checked' } as { id: number; note: string }, { token: carerA });
+    expect(noId.status).toBe(400);
+    expect((await app.call(alarmTimeline, { id }, { token: carerA })).data?.length).toBe(before);
+  });
+
+  it('another provider cannot add a note to an alarm it does not see, nor to one that does not exist', async () => {
+    const [alarm] = await pendingOf(w.aHome.token, 'HDL-FALL1');
+    const id = alarm?.id ?? 0;
+    const noted = published.filter((e) => e.type === ALARM_EVENT.noted).length;
+    for (const res of [
+      await app.call(alarmAddNote, { id, note: 'Not mine' }, { token: w.bGroup.token }),
+      await app.call(alarmAddNote, { id: 987_654_321, note: 'Nobody' }, { token: carerA }),
+    ])
+      expect(res).toMatchObject({ msgKey: 'alarm.notFound', msg: 'The alarm does not exist.' });
+    const timeline = await app.call(alarmTimeline, { id }, { token: carerA });
+    expect(timeline.data?.some((t) => t.step === 'note')).toBe(false);
+    expect(published.filter((e) => e.type === ALARM_EVENT.noted)).toHaveLength(noted);
   });
 });

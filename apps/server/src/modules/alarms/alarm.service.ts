@@ -4,20 +4,20 @@ import {
   translate,
   type AlarmLevel,
   type AlarmRecord,
+  type AlarmTimelineStep,
   type AlarmType,
   type BinaryBody,
   type CallParsed,
   type Calls,
   type Language,
   type VoiceWay,
+  type WsLogType,
 } from '@vigil/contract';
-import { inArray } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import { fail, invalid } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
-import { accounts } from '../../db/schema.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
@@ -25,7 +25,8 @@ import { alarmSheet, localTimeFormat } from './alarm-sheet.ts';
 import { AlarmQueryRepository, type AlarmListQuery, type AlarmView } from './alarm-query.repository.ts';
 import { alarmRecord } from './alarm-record.ts';
 import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
-import type { AlarmRepository, TimelineEntry } from './alarm.repository.ts';
+import type { AlarmRepository } from './alarm.repository.ts';
+import { personName, personNames } from './alarm-people.ts';
 
 /** The nurse watch a release was made at (its device ID), if it was. */
 const watchOf = (detail: Readonly<Record<string, unknown>>): string | null =>
@@ -34,6 +35,19 @@ const watchOf = (detail: Readonly<Record<string, unknown>>): string | null =>
 type ListInput = CallParsed<Calls['alarmLogUnDeal']>;
 type RelieveInput = CallParsed<Calls['alarmRelieve']>;
 type ExportInput = CallParsed<Calls['alarmExport']>;
+type NoteInput = CallParsed<Calls['alarmAddNote']>;
+
+/** What a console reports of an alarm on its socket (/wsLog): shown, released there, or played. */
+export interface ConsoleLog {
+  alarmId: number;
+  at: Date;
+  console: WsLogType;
+}
+
+/** Kept for finding a console's earlier report; no reader needs it. */
+const INTERNAL_DETAIL = ['session'];
+const shownDetail = (detail: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(detail).filter(([key]) => !INTERNAL_DETAIL.includes(key)));
 
 /**
  * The alarm calls: the pending and processed lists, one alarm's state and timeline, the bell,
@@ -82,7 +96,8 @@ export class AlarmService {
         result: input.result ?? null,
         remark: input.details || null,
         accountId: caller.accountId,
-        handlerName: caller.displayName || caller.userName,
+        // The person, never the provider's name its own login account carries (issue 29).
+        handlerName: personName(caller),
       });
       // Another terminal's update committed first: this one changed nothing.
       if (!row) return undefined;
@@ -113,27 +128,47 @@ export class AlarmService {
     return this.record({ ...view, alarm: handled }, lang);
   }
 
-  async timeline(caller: Caller, id: number) {
+  async timeline(caller: Caller, id: number): Promise<AlarmTimelineStep[]> {
     await this.visible(caller, id);
     const entries = await this.repo.timeline(this.db, id);
-    const accountIds = [...new Set(entries.flatMap((e) => (e.accountId === null ? [] : [e.accountId])))];
-    const names = new Map(
-      accountIds.length
-        ? (
-            await this.db
-              .select({ id: accounts.id, userName: accounts.userName })
-              .from(accounts)
-              .where(inArray(accounts.id, accountIds))
-          ).map((a) => [a.id, a.userName])
-        : [],
+    const names = await personNames(
+      this.db,
+      entries.flatMap((e) => (e.accountId === null ? [] : [e.accountId])),
     );
     return entries.map((e) => ({
       at: e.at.getTime() / 1000,
-      step: e.step as 'raised',
+      step: e.step as AlarmTimelineStep['step'],
       // A caregiver at her nurse watch is known by the watch.
       who: e.accountId !== null ? (names.get(e.accountId) ?? null) : watchOf(e.detail),
-      detail: e.detail,
+      detail: shownDetail(e.detail),
     }));
+  }
+
+  /**
+   * Adds a person's note to an alarm's timeline, pending or handled: what a caregiver typed while
+   * another terminal handled the alarm is kept. Every console that sees the alarm hears of it.
+   */
+  async addNote(caller: Caller, input: NoteInput, ip?: string): Promise<AlarmTimelineStep> {
+    const view = await this.visible(caller, input.id);
+    const at = this.clock.now();
+    const who = personName(caller);
+    await this.transactions.run(async (tx, emit) => {
+      await this.repo.addTimeline(tx, [
+        { alarmId: input.id, at, step: 'note', accountId: caller.accountId, detail: { note: input.note } },
+      ]);
+      await this.audit.by(
+        { kind: 'account', caller, ip: ip ?? '' },
+        'alarm.note',
+        { type: 'alarm', id: input.id, providerId: view.alarm.providerId, detail: { note: input.note } },
+        tx,
+      );
+      emit({
+        type: ALARM_EVENT.noted,
+        providerId: view.alarm.providerId,
+        payload: { note: { id: input.id, at: at.getTime() / 1000, who, note: input.note } },
+      });
+    });
+    return { at: at.getTime() / 1000, step: 'note', who, detail: { note: input.note } };
   }
 
   async export(caller: Caller, q: ExportInput, lang: Language): Promise<BinaryBody> {
@@ -149,11 +184,21 @@ export class AlarmService {
     );
   }
 
-  /** What a console reports of an alarm (/wsLog), kept on its timeline if the account sees the alarm. */
-  async recordConsoleLog(caller: Caller, entry: TimelineEntry): Promise<void> {
-    const alarm = await this.repo.byId(this.db, entry.alarmId);
+  /**
+   * What a console reports of an alarm (/wsLog), kept on its timeline if the account sees the
+   * alarm, once per console (its session): a reload or a reconnect reporting again adds nothing.
+   */
+  async recordConsoleLog(caller: Caller, log: ConsoleLog): Promise<void> {
+    const alarm = await this.repo.byId(this.db, log.alarmId);
     if (!alarm || !canSeeProvider(caller.scope, alarm.providerId)) return;
-    await this.repo.addTimeline(this.db, [entry]);
+    await this.repo.addConsoleLog(this.db, {
+      alarmId: log.alarmId,
+      at: log.at,
+      step: log.console === 'playAlarm' ? 'played' : 'delivered',
+      accountId: caller.accountId,
+      console: log.console,
+      session: caller.sessionId,
+    });
   }
 
   /** A resident's alarms raised since an instant (the resident page's "today"), newest first, as the caller may see them. */

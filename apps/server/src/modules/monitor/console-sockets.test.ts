@@ -76,10 +76,14 @@ describe('the console’s live socket', () => {
       { deviceId: 'SOCK-SMK1', deviceType: T.smoke },
       { deviceId: 'SOCK-SOS2', deviceType: T.sos },
       { deviceId: 'SOCK-SOS3', deviceType: T.sos },
+      { deviceId: 'SOCK-SOS4', deviceType: T.sos },
+      { deviceId: 'SOCK-SOS5', deviceType: T.sos },
     ]);
     await addDevice(app, w.aHome.token, 'SOCK-SOS1', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SOS2', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SOS3', T.sos);
+    await addDevice(app, w.aHome.token, 'SOCK-SOS4', T.sos);
+    await addDevice(app, w.aHome.token, 'SOCK-SOS5', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SMK1', T.smoke);
     await app.services.devices.gateway.directory.load();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
@@ -152,6 +156,63 @@ describe('the console’s live socket', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const steps = (await app.services.alarms.repo.timeline(app.database.db, id)).map((t) => t.step);
     expect(steps).toEqual(['raised', 'played']);
+  });
+
+  // Issue 29, point 6: 16 consoles speaking an alarm made 16 rows, and a reloaded console added more.
+  it('keeps an alarm spoken once per console: a reloaded console’s new socket adds nothing, another console adds one', async () => {
+    const token = await app.login(w.aHome.userName, w.aHome.password);
+    const first = await loggedIn(token);
+    await press('SOCK-SOS4');
+    const frame = await first.next('/alertNotify');
+    const id = frame.path === '/alertNotify' ? frame.data.id : 0;
+    const key = await keyOf(token);
+    const played = { path: '/wsLog', data: { key, msg: { type: 'playAlarm', alertRecordId: id } } };
+    first.send(played);
+    const played1 = async () =>
+      (await app.services.alarms.repo.timeline(app.database.db, id)).filter((t) => t.step === 'played').length;
+    await until(async () => (await played1()) === 1, { what: 'the first console’s played step' });
+    // The same console reloaded: a new socket of the same session speaks the alarm again.
+    first.ws.close();
+    const reloaded = await loggedIn(token);
+    reloaded.send(played);
+    // Another console (its own session) speaks it too.
+    const otherToken = await app.login(w.aHome.userName, w.aHome.password);
+    const other = await loggedIn(otherToken);
+    other.send({
+      path: '/wsLog',
+      data: { key: await keyOf(otherToken), msg: { type: 'playAlarm', alertRecordId: id } },
+    });
+    await until(async () => (await played1()) >= 2, { what: 'the second console’s played step' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await played1()).toBe(2);
+    // What the timeline shows: one row per console, without the session that told them apart.
+    const timeline = await app.call(alarmCalls.alarmTimeline, { id }, { token });
+    const rows = timeline.data?.filter((t) => t.step === 'played') ?? [];
+    expect(rows.map((t) => [t.who, t.detail])).toEqual([
+      [w.aHome.userName, { console: 'playAlarm' }],
+      [w.aHome.userName, { console: 'playAlarm' }],
+    ]);
+  });
+
+  it('tells the provider’s consoles of a note added to an alarm (/alarmNoteNotify), and no one else', async () => {
+    const own = await loggedIn(w.aHome.token);
+    const chinese = await loggedIn(w.aHome.token, 'zh-CN');
+    const foreign = await loggedIn(w.bGroup.token);
+    await press('SOCK-SOS5');
+    const frame = await own.next('/alertNotify');
+    await chinese.next('/alertNotify');
+    const id = frame.path === '/alertNotify' ? frame.data.id : 0;
+    const added = await app.call(
+      alarmCalls.alarmAddNote,
+      { id, note: 'Called her daughter' },
+      { token: w.aHome.token },
+    );
+    expect(added.status).toBe(200);
+    const note = { id, at: clock.now().getTime() / 1000, who: w.aHome.userName, note: 'Called her daughter' };
+    expect(await own.next('/alarmNoteNotify')).toEqual({ path: '/alarmNoteNotify', data: note });
+    expect(await chinese.next('/alarmNoteNotify')).toEqual({ path: '/alarmNoteNotify', data: note });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(foreign.frames).toEqual([]);
   });
 
   it('tells the provider’s consoles when its alarm settings change (/dataChange), and no one else', async () => {

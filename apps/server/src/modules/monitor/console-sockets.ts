@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { Gauge, Registry } from 'prom-client';
 import {
   ALARM_SOURCE,
+  AlarmNoteSchema,
   pickLanguage,
   SOCKET_CLOSE,
   SOCKET_PATH,
@@ -24,7 +25,7 @@ import type { AuthOutcome } from '../../http/register-calls.ts';
 import type { AlarmView } from '../alarms/alarm-query.repository.ts';
 import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
 import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
-import type { TimelineEntry } from '../alarms/alarm.repository.ts';
+import type { ConsoleLog } from '../alarms/alarm.service.ts';
 import { SESSION_FOLLOWS_EVENT } from './monitor.service.ts';
 import type { VitalsFollower, VitalsHub } from './vitals-hub.ts';
 
@@ -39,8 +40,8 @@ export interface ConsoleSocketDeps {
   alarmView: (id: number) => Promise<AlarmView | undefined>;
   /** An alarm as the console reads it, in a language. */
   present: (view: AlarmView, lang: Language) => AlarmRecord;
-  /** Keeps what a console reports (/wsLog) on an alarm's timeline, if its account sees the alarm. */
-  recordConsoleLog: (caller: Caller, entry: TimelineEntry) => Promise<void>;
+  /** Keeps what a console reports (/wsLog) on an alarm's timeline, once per console, if its account sees the alarm. */
+  recordConsoleLog: (caller: Caller, log: ConsoleLog) => Promise<void>;
   /** The live vitals: which residents each socket follows. */
   vitals: Pick<VitalsHub, 'follow' | 'unfollow'>;
   /** Of these residents, those the caller's list scope shows (unknown and foreign ids are dropped). */
@@ -144,10 +145,21 @@ export class ConsoleSockets {
       (event) => this.followForSession(event.payload),
       [SESSION_FOLLOWS_EVENT],
     );
+    // A note on an alarm's timeline: the payload is the frame's data, in every language.
+    const unsubscribeNotes = this.deps.events.subscribe(
+      (event) => {
+        const note = AlarmNoteSchema.safeParse(event.payload.note);
+        // An alarm of no provider is nobody's: never everyone's.
+        if (note.success && event.providerId !== null)
+          this.broadcast(event.providerId, { path: '/alarmNoteNotify', data: note.data });
+      },
+      [ALARM_EVENT.noted],
+    );
     this.unsubscribe = () => {
       unsubscribeAlarms();
       unsubscribeSettings();
       unsubscribeFollows();
+      unsubscribeNotes();
     };
     this.sweepTimer = setInterval(() => this.sweep(), 1_000);
     this.sweepTimer.unref();
@@ -244,13 +256,7 @@ export class ConsoleSockets {
     if (c.logged.has(seen)) return;
     c.logged.add(seen);
     await this.deps
-      .recordConsoleLog(c.caller, {
-        alarmId: alertRecordId,
-        at: this.deps.clock.now(),
-        step: type === 'playAlarm' ? 'played' : 'delivered',
-        accountId: c.caller.accountId,
-        detail: { console: type },
-      })
+      .recordConsoleLog(c.caller, { alarmId: alertRecordId, at: this.deps.clock.now(), console: type })
       .catch((error: unknown) => this.deps.log.warn({ err: String(error) }, 'console log not kept'));
   }
 

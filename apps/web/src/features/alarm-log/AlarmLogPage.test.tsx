@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { alertFlag, dealResultsFor, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import dayjs from 'dayjs';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useCall } from '../../shared/api/use-call.ts';
@@ -380,6 +381,49 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     }
     expect(shown.getByText(`${formatSeconds(RAISED)}:00`)).toBeInTheDocument();
     expect(shown.getByText(`${formatSeconds(RAISED + 300)}:00`)).toBeInTheDocument();
+  });
+
+  // Issue 29, point 6: an alarm spoken by 16 consoles was 16 rows of its timeline.
+  it('shows what many consoles reported alike as one row that opens to each console, and notes with their text', async () => {
+    const spoken = Array.from({ length: 16 }, (_, i) => ({
+      at: RAISED + 1 + i,
+      step: 'played' as const,
+      who: `nurse${String(i + 1).padStart(2, '0')}`,
+      detail: { console: 'playAlarm' },
+    }));
+    fake.routes.set(TIMELINE, () => ({
+      data: [
+        { at: RAISED, step: 'raised', who: null, detail: {} },
+        { at: RAISED + 0.5, step: 'delivered', who: 'nurse01', detail: { console: 'newAlarm' } },
+        { at: RAISED + 0.7, step: 'delivered', who: 'nurse02', detail: { console: 'newAlarm' } },
+        ...spoken,
+        { at: RAISED + 300, step: 'handled', who: 'Chen Jing', detail: { reason: 'CHECKED', result: null } },
+        { at: RAISED + 310, step: 'delivered', who: 'nurse03', detail: { console: 'relieveAlarm' } },
+        { at: RAISED + 320, step: 'note', who: 'nurse02', detail: { note: 'Gave her water, calm now' } },
+      ],
+    }));
+    await show();
+    fireEvent.click(within(rowOf(FALL.text)).getByText('Timeline'));
+    const timeline = await screen.findByTestId('alarm-timeline');
+    const shown = within(timeline);
+    expect(timeline.querySelectorAll('.ant-timeline-item')).toHaveLength(6);
+    const played = within(shown.getByTestId('timeline-consoles-playAlarm'));
+    expect(played.getByText('Announced aloud on 16 consoles')).toBeInTheDocument();
+    expect(shown.getByTestId('timeline-consoles-newAlarm')).toHaveTextContent('Shown on 2 consoles');
+    expect(shown.queryByText(/nurse16/)).not.toBeInTheDocument();
+    // One console's report stays a plain step.
+    expect(shown.getByText('Shown on a console')).toBeInTheDocument();
+    expect(shown.getByText('by nurse03')).toBeInTheDocument();
+
+    fireEvent.click(played.getByRole('button', { name: 'Show each console' }));
+    expect(played.getByText(`${dayjs.unix(RAISED + 16).format('HH:mm:ss')} · by nurse16`)).toBeInTheDocument();
+    expect(played.getAllByText(/ · by nurse\d\d$/)).toHaveLength(16);
+    fireEvent.click(played.getByRole('button', { name: 'Hide' }));
+    expect(played.queryByText(/nurse16/)).not.toBeInTheDocument();
+
+    for (const text of ['Note added', 'by nurse02', 'Gave her water, calm now', 'by Chen Jing']) {
+      expect(shown.getByText(text)).toBeInTheDocument();
+    }
   });
 
   it('exports the current tab with the current filters', async () => {

@@ -1,12 +1,15 @@
-import { alarmTimeline, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import { alarmTimeline, type AlarmRecord, type AlarmTimelineStep } from '@vigil/contract/browser';
 import { useCall } from '../../shared/api/use-call.ts';
-import { Drawer, Empty, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import { Button, Drawer, Empty, Space, Spin, Tag, Timeline, Typography } from 'antd';
+import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListError } from '../../shared/ui/list-state.tsx';
 import { formatStepTime, levelTag } from './alarm-model.ts';
+import { timelineItems, type TimelineItem } from './timeline-items.ts';
 
-type Step = EndpointResult<typeof alarmTimeline>[number];
+type Step = AlarmTimelineStep;
 
 const STEP_COLORS: Partial<Record<Step['step'], string>> = {
   raised: 'red',
@@ -14,6 +17,7 @@ const STEP_COLORS: Partial<Record<Step['step'], string>> = {
   handled: 'green',
   released: 'green',
   notify_failed: 'red',
+  note: 'purple',
 };
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -29,10 +33,42 @@ const detailOf = (t: TFunction, step: Step): string | null => {
   if (step.step === 'released' && typeof detail.kind === 'number' && detail.kind >= 1 && detail.kind <= 4) {
     return t(`releaseKind.${detail.kind}`);
   }
+  if (step.step === 'note') return textOf(detail.note);
   return null;
 };
 
-/** One alarm's timeline (/alarmLog/timeline): raised, repeats, delivered, played, handled, released, with who acted. */
+/** Who acted, if someone did: "by Chen Jing". */
+const ByWho = ({ step }: { step: Step }) => {
+  const { t } = useTranslation('alarm-log');
+  return step.who ? <Typography.Text type="secondary">{t('timeline.by', { who: step.who })}</Typography.Text> : null;
+};
+
+/** Many consoles' same report as one row ("announced aloud on 16 consoles"), opened to list each. */
+const ConsolesRow = ({ item }: { item: Extract<TimelineItem, { kind: 'consoles' }> }) => {
+  const { t } = useTranslation('alarm-log');
+  const [open, setOpen] = useState(false);
+  return (
+    <Space orientation="vertical" size={0} data-testid={`timeline-consoles-${item.console}`}>
+      <Typography.Text strong>{t(`timeline.many.${item.console}`, { count: item.steps.length })}</Typography.Text>
+      <Button type="link" size="small" style={{ padding: 0 }} aria-expanded={open} onClick={() => setOpen(!open)}>
+        {t(open ? 'timeline.hideEach' : 'timeline.showEach')}
+      </Button>
+      {open &&
+        item.steps.map((step, index) => (
+          <Typography.Text type="secondary" key={`${step.at}-${index}`}>
+            {/* The day is the row's: each console by the time of day. */}
+            {dayjs.unix(step.at).format('HH:mm:ss')}
+            {step.who ? ` · ${t('timeline.by', { who: step.who })}` : ''}
+          </Typography.Text>
+        ))}
+    </Space>
+  );
+};
+
+/**
+ * One alarm's timeline (/alarmLog/timeline): raised, repeats, delivered, played, handled, released
+ * and notes, with who acted; what many consoles reported alike is one row that opens.
+ */
 export const AlarmTimelineDrawer = (props: { alarm: AlarmRecord; onClose: () => void }) => {
   const { t } = useTranslation('alarm-log');
   const { alarm } = props;
@@ -46,7 +82,17 @@ export const AlarmTimelineDrawer = (props: { alarm: AlarmRecord; onClose: () => 
     return (
       <Timeline
         data-testid="alarm-timeline"
-        items={steps.data.map((step, index) => {
+        items={timelineItems(steps.data).map((item, index) => {
+          if (item.kind === 'consoles') {
+            const first = item.steps[0] as Step;
+            return {
+              key: `${first.at}-${item.console}-${index}`,
+              color: 'blue',
+              title: formatStepTime(first.at),
+              content: <ConsolesRow item={item} />,
+            };
+          }
+          const { step } = item;
           const detail = detailOf(t, step);
           return {
             key: `${step.at}-${step.step}-${index}`,
@@ -55,7 +101,7 @@ export const AlarmTimelineDrawer = (props: { alarm: AlarmRecord; onClose: () => 
             content: (
               <Space orientation="vertical" size={0}>
                 <Typography.Text strong>{t(`step.${step.step}`)}</Typography.Text>
-                {step.who && <Typography.Text type="secondary">{t('timeline.by', { who: step.who })}</Typography.Text>}
+                <ByWho step={step} />
                 {detail && <Typography.Text type="secondary">{detail}</Typography.Text>}
               </Space>
             ),

@@ -15,6 +15,8 @@ import { useFormSubmit } from '../../shared/ui/useFormSubmit.ts';
 import { formatSeconds, levelTag, placeOf } from './alarm-model.ts';
 import { AlarmMeasure, ElapsedSince, LiveChartLink } from '../../shared/live/AlarmFigures.tsx';
 import { maxLengthRule, requiredRule } from '../../shared/ui/form-rules.ts';
+import { ElsewhereFooter, HandledElsewhere } from './HandledElsewhere.tsx';
+import { useAddNote, useHandledElsewhere } from './use-handled-elsewhere.ts';
 
 interface HandleValues {
   reason: RelieveReason;
@@ -28,8 +30,9 @@ const HANDLED_ELSEWHERE = 'alarm.handledElsewhere';
 
 /**
  * Handles a pending alarm (release kind 1): why it is released (required), what the caregiver
- * found, and what they did. When another terminal handled it first, the server's message says so
- * and the lists refresh, since the alarm has left the pending list.
+ * found, and what they did. When another terminal handles it while the dialog is open (the live
+ * socket says so, or the server refuses this handling), the dialog says by whom, when and how,
+ * Handle is disabled, and what was typed under Details can still go on the alarm's timeline.
  */
 export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => void; onClose: () => void }) => {
   const { t } = useTranslation('alarm-log');
@@ -41,6 +44,7 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
   const submit = useFormSubmit(
     form,
     async (values: HandleValues) => {
+      if (elsewhere.done) return false;
       const details = values.details?.trim();
       await api(alarmRelieve, {
         id: alarm.id,
@@ -56,15 +60,26 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
       onError: (error) => {
         if (error instanceof ApiError && error.msgKey === HANDLED_ELSEWHERE) {
           void message.warning(error.message);
-          submit.markSaved();
           props.onDone();
-          props.onClose();
+          // The dialog stays, saying who handled it, so what was typed can still be kept.
+          void elsewhere.learn().then((known) => {
+            if (known) return;
+            submit.markSaved();
+            props.onClose();
+          });
           return;
         }
         toast(error);
       },
     },
   );
+
+  const elsewhere = useHandledElsewhere(alarm, submit.pending);
+  const note = useAddNote(form, alarm.id, () => {
+    submit.markSaved();
+    props.onClose();
+  });
+  const done = elsewhere.done;
 
   const level = levelTag(alarm.alertLevel, t);
   const place = placeOf(alarm);
@@ -75,7 +90,10 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
       okText={t('action.handle')}
       cancelText={t('common.cancel')}
       {...submit.modalProps(props.onClose)}
+      okButtonProps={done ? { disabled: true, style: { pointerEvents: 'none' } } : undefined}
+      footer={done ? (_, buttons) => <ElsewhereFooter {...buttons} note={note} /> : undefined}
     >
+      {done && <HandledElsewhere alarm={done} />}
       <Descriptions
         size="small"
         column={1}
@@ -118,7 +136,7 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
           ...(place ? [{ key: 'place', label: t('field.place'), children: place }] : []),
         ]}
       />
-      <Form {...submit.formProps} layout="vertical" data-testid="alarm-handle-form">
+      <Form {...submit.formProps} layout="vertical" disabled={!!done} data-testid="alarm-handle-form">
         <Form.Item name="reason" label={t('field.reason')} rules={[requiredRule(t)]}>
           <Radio.Group
             orientation="vertical"
@@ -143,6 +161,8 @@ export const HandleAlarmDialog = (props: { alarm: AlarmRecord; onDone: () => voi
             rows={3}
             maxLength={MAX_DETAILS}
             showCount
+            // Still open once handled elsewhere: the notes go on the timeline.
+            disabled={false}
             placeholder={t('handle.detailsPlaceholder')}
             data-testid="alarm-handle-details"
           />

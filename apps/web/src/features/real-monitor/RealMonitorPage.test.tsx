@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { focusUsers } from '@vigil/contract/browser';
+import { alarmDealStatus, focusUsers } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveVitalsContext } from '../../shared/live/live-vitals.tsx';
@@ -119,5 +119,59 @@ describe('Real-time monitoring: focus residents (/realMonitor/index)', () => {
     const empty = await screen.findByTestId('no-focus');
     fireEvent.click(within(empty).getByText('Choose focus residents'));
     expect(screen.getByTestId('location')).toHaveTextContent('/realMonitor/residentList');
+  });
+
+  // Issue 29, point 12: the bell lists pending alarms of any age; the live list holds the last hour.
+  it('opens the handling of an alarm the bell names even when it is not among the live cards', async () => {
+    const older = okFor(alarmDealStatus, {
+      id: 42,
+      alertRecordId: 42,
+      type: 'sleep',
+      deviceId: 'SLP-42',
+      deviceType: 52,
+      alertType: 'LEAVE_BED',
+      status: 1,
+      bunk: '3',
+      floorArea: 'Building A / Floor 1',
+      room: '101',
+      userName: 'Zhang Min',
+      userId: 9,
+      alertLevel: 2,
+      timeStamp: 1_790_000_000,
+      lastTime: 1_790_000_000,
+      count: 1,
+      duration: 600,
+      text: '101 3: Zhang Min has left the bed and not come back',
+      voiceWay: 2,
+      isRelieve: false,
+      releaseKind: 0,
+      relieveReason: null,
+      dealResult: null,
+      handlerName: null,
+      dealTime: null,
+      remark: null,
+      speechCount: 0,
+      speechStartTime: null,
+      providerId: 7,
+      awaitingAck: false,
+      clearedTime: null,
+      releaseText: null,
+    });
+    fake.routes.set('/alarm/dealStatus', () => older);
+    render(
+      inTestShell(
+        i18n,
+        <LiveVitalsContext.Provider value={store}>
+          <RealMonitorPage />
+          <LocationProbe />
+        </LiveVitalsContext.Provider>,
+        '/realMonitor/index?handle=42',
+      ),
+    );
+    const form = await screen.findByTestId('alarm-handle-form');
+    expect(form).toBeInTheDocument();
+    expect(screen.getByText('101 3: Zhang Min has left the bed and not come back')).toBeInTheDocument();
+    expect(lastJson(fake, '/alarm/dealStatus')).toEqual({ id: 42 });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/realMonitor\/index$/));
   });
 });

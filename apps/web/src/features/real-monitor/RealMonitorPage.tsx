@@ -1,9 +1,10 @@
-import type { AlarmRecord } from '@vigil/contract/browser';
+import { alarmDealStatus, type AlarmRecord } from '@vigil/contract/browser';
 import { Badge, Col, Divider, Empty, Row, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { HandleAlarmDialog } from '../alarm-log/HandleAlarmDialog.tsx';
+import { api } from '../../shared/api/client.ts';
 import { HANDLE_PARAM } from '../../shared/live/alarm-links.ts';
 import { useLiveAlarms } from '../../shared/live/LiveAlarms.tsx';
 import { AlarmCard } from './AlarmCard.tsx';
@@ -23,21 +24,31 @@ const RealMonitorPage = () => {
   const { t } = useTranslation('real-monitor');
   const { pending, state, handled } = useLiveAlarms();
   const [handling, setHandling] = useState<AlarmRecord | null>(null);
-  // A popup's Handle (`?handle=<id>`): that pending alarm's dialog, once it is in the list.
+  // A popup's or the bell's Handle (`?handle=<id>`): that alarm's dialog. One not among the live
+  // list (raised over an hour ago, or handled meanwhile) is asked of the server; the dialog says
+  // so when it was handled already.
   const [params, setParams] = useSearchParams();
   const asked = Number(params.get(HANDLE_PARAM));
   useEffect(() => {
     if (!asked) return;
-    const alarm = pending.find((a) => a.id === asked);
-    if (!alarm) return;
-    setHandling(alarm);
-    setParams(
-      (current) => {
-        current.delete(HANDLE_PARAM);
-        return current;
-      },
-      { replace: true },
-    );
+    let cancelled = false;
+    const show = (alarm: AlarmRecord | null) => {
+      if (cancelled) return;
+      if (alarm) setHandling(alarm);
+      setParams(
+        (current) => {
+          current.delete(HANDLE_PARAM);
+          return current;
+        },
+        { replace: true },
+      );
+    };
+    const known = pending.find((a) => a.id === asked);
+    if (known) show(known);
+    else void api(alarmDealStatus, { id: asked }).then(show, () => show(null));
+    return () => {
+      cancelled = true;
+    };
   }, [asked, pending, setParams]);
   const sections = [1, 2].map((level) => ({ level, alarms: pending.filter((a) => a.alertLevel === level) }));
   return (

@@ -26,6 +26,7 @@ import { AlarmMeasure, ElapsedSince } from './AlarmFigures.tsx';
 import { handleAlarmPath, residentLivePath } from './alarm-links.ts';
 import { useSession } from '../session/session-store.ts';
 import { AlarmSocket, socketUrl, type SocketState } from './alarm-socket.ts';
+import { AlarmUpdates } from './alarm-updates.ts';
 import { AlarmVoice, browserClock, browserSpeaker } from './alarm-voice.ts';
 import { LiveVitalsContext } from './live-vitals.tsx';
 import { PendingAlarms } from './pending-alarms.ts';
@@ -44,6 +45,8 @@ interface LiveAlarmsValue {
   enableSound: () => void;
   /** Removes a handled alarm at once (the socket's release follows). */
   handled: (id: number) => void;
+  /** The latest state the socket pushed of each alarm: what another terminal did with it. */
+  updates: AlarmUpdates;
 }
 
 const LiveAlarmsContext = createContext<LiveAlarmsValue>({
@@ -52,9 +55,16 @@ const LiveAlarmsContext = createContext<LiveAlarmsValue>({
   soundBlocked: false,
   enableSound: () => undefined,
   handled: () => undefined,
+  updates: new AlarmUpdates(),
 });
 
 export const useLiveAlarms = (): LiveAlarmsValue => useContext(LiveAlarmsContext);
+
+/** The latest state the live socket pushed of an alarm (released elsewhere, cleared), if any. */
+export const useAlarmUpdate = (id: number): AlarmRecord | undefined => {
+  const { updates } = useLiveAlarms();
+  return useSyncExternalStore(updates.subscribe, () => updates.get(id));
+};
 
 const hasBeenActive = (): boolean =>
   (navigator as Navigator & { userActivation?: { hasBeenActive: boolean } }).userActivation?.hasBeenActive ?? true;
@@ -79,6 +89,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
   const store = useMemo(() => new PendingAlarms(providerId), [providerId]);
   const pending = useSyncExternalStore(store.subscribe, store.list);
   const [vitals] = useState(() => new VitalsStore());
+  const [updates] = useState(() => new AlarmUpdates());
   const [state, setState] = useState<SocketState>('closed');
   const [soundBlocked, setSoundBlocked] = useState(() => live && !hasBeenActive());
 
@@ -189,6 +200,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
         case '/userStatusNotify': {
           const { relievedType, ...rest } = frame.data;
           const alarm: AlarmRecord = { ...rest, alertType: relievedType };
+          updates.push(alarm);
           if (alarm.awaitingAck) {
             // Cleared by itself but latching: the card, the popup and the voice stay until a person handles it.
             store.settle(alarm);
@@ -206,6 +218,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
           return;
         }
         case '/dataChange':
+        case '/alarmNoteNotify':
           refresh(frame);
           return;
         case '/checkAlarm':
@@ -233,7 +246,7 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
       socket?.stop();
       voice.clear();
     };
-  }, [key, store, vitals, i18n.language, queryClient]);
+  }, [key, store, vitals, updates, i18n.language, queryClient]);
 
   const value = useMemo<LiveAlarmsValue>(
     () => ({
@@ -246,8 +259,9 @@ export const LiveAlarms = ({ children }: { children: ReactNode }) => {
         setSoundBlocked(false);
       },
       handled: (id) => store.release(id),
+      updates,
     }),
-    [pending, state, soundBlocked, store],
+    [pending, state, soundBlocked, store, updates],
   );
   return (
     <LiveAlarmsContext.Provider value={value}>

@@ -15,3 +15,9 @@ export const CONSOLE_ANTD_CONFIG = {
   },
   button: { autoInsertSpace: false },
 } satisfies ConfigProviderProps;
+
+/**
+ * Where alarm popups (antd notifications) appear: below the 56 px top bar, not over it. At antd's
+ * default 24 px a level 1 popup, which stays until handled, covered the bell and the account menu.
+ */
+export const CONSOLE_NOTIFICATIONS = { top: 64 } as const;

@@ -72,6 +72,7 @@ export const alarmMessages = defineMessages(
     'alarm.withMeasure': '{text} ({measure})',
     'alarm.resultNotForType': 'The result “{result}” does not fit an alarm of type “{type}”. Choose one of: {options}.',
     'field.result': 'Result',
+    'field.note': 'Note',
     'sheet.name.alarms': 'Alarm log',
   },
   {
@@ -140,6 +141,7 @@ export const alarmMessages = defineMessages(
     'alarm.withMeasure': '{text}（{measure}）',
     'alarm.resultNotForType': '处理结果“{result}”不适用于“{type}”告警，请从以下选择：{options}。',
     'field.result': '处理结果',
+    'field.note': '补充记录',
     'sheet.name.alarms': '告警记录',
   },
 );
