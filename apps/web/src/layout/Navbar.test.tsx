@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
+  dealResultsFor,
   alarmLogUnDeal,
   alertFlag,
   getPlatformName,
@@ -51,6 +52,9 @@ const pendingAlarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord 
   awaitingAck: false,
   clearedTime: null,
   releaseText: null,
+  measure: null,
+  measureText: null,
+  resultOptions: [...dealResultsFor(over.alertType ?? 'HEART_ABNORMAL')],
   ...over,
 });
 /** The server's pending list, level 1 first (it orders them as asked). */

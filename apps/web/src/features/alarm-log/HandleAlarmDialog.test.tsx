@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { type AlarmRecord, type RelieveNotice } from '@vigil/contract/browser';
+import { dealResultsFor, type AlarmRecord, type RelieveNotice } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -89,6 +89,9 @@ const FALL: AlarmRecord = {
   awaitingAck: false,
   clearedTime: null,
   releaseText: null,
+  measure: null,
+  measureText: null,
+  resultOptions: [...dealResultsFor('FALL')],
 };
 /** The same alarm as another console left it: handled by a caregiver a minute ago. */
 const HANDLED: AlarmRecord = {

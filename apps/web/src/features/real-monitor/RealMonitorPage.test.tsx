@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { alarmDealStatus, focusUsers } from '@vigil/contract/browser';
+import { dealResultsFor, alarmDealStatus, focusUsers } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveVitalsContext } from '../../shared/live/live-vitals.tsx';
@@ -156,6 +156,9 @@ describe('Real-time monitoring: focus residents (/realMonitor/index)', () => {
       awaitingAck: false,
       clearedTime: null,
       releaseText: null,
+      measure: null,
+      measureText: null,
+      resultOptions: [...dealResultsFor('LEAVE_BED')],
     });
     fake.routes.set('/alarm/dealStatus', () => older);
     render(
