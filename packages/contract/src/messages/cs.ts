@@ -504,7 +504,8 @@ export const cs: Record<MessageKey, string> = {
   'alarm.resultNotForType': 'Výsledek „{result}“ neodpovídá alarmu typu „{type}“. Vyberte z: {options}.',
   'field.result': 'Výsledek vyřízení',
   'field.note': 'Poznámka k poplachu',
-  'sheet.name.alarms': 'Záznamy alarmů',
+  'sheet.name.alarmsPending': 'Nevyřízené alarmy',
+  'sheet.name.alarmsResolved': 'Vyřízené alarmy',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Opuštění lůžka',
   'alarmType.BREATH_STOP': 'Zástava dechu',

@@ -529,7 +529,8 @@ export const de: Record<MessageKey, string> = {
     'Das Ergebnis „{result}“ passt nicht zu einem Alarm vom Typ „{type}“. Möglich sind: {options}.',
   'field.result': 'Bearbeitungsergebnis',
   'field.note': 'Notiz',
-  'sheet.name.alarms': 'Alarmprotokoll',
+  'sheet.name.alarmsPending': 'Offene Alarme',
+  'sheet.name.alarmsResolved': 'Erledigte Alarme',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Bett verlassen',
   'alarmType.BREATH_STOP': 'Atemstillstand',

@@ -516,7 +516,8 @@ export const fr: Record<MessageKey, string> = {
     'Le résultat « {result} » ne convient pas à une alarme de type « {type} ». Choisissez parmi : {options}.',
   'field.result': 'Résultat du traitement',
   'field.note': 'Note',
-  'sheet.name.alarms': 'Journal des alarmes',
+  'sheet.name.alarmsPending': 'Alarmes en attente',
+  'sheet.name.alarmsResolved': 'Alarmes traitées',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Sortie du lit',
   'alarmType.BREATH_STOP': 'Arrêt respiratoire',

@@ -517,7 +517,8 @@ export const itIT: Record<MessageKey, string> = {
     'Il risultato “{result}” non è adatto a un allarme di tipo “{type}”. Scegli tra: {options}.',
   'field.result': 'Esito della gestione',
   'field.note': 'Nota',
-  'sheet.name.alarms': 'Registro allarmi',
+  'sheet.name.alarmsPending': 'Allarmi in attesa',
+  'sheet.name.alarmsResolved': 'Allarmi risolti',
   // Alarm labels
   'alarmType.LEAVE_BED': 'Uscita dal letto',
   'alarmType.BREATH_STOP': 'Arresto respiratorio',

@@ -511,7 +511,8 @@ export const ja: Record<MessageKey, string> = {
     '処理結果「{result}」は「{type}」のアラームには使えません。次から選んでください：{options}。',
   'field.result': '対応結果',
   'field.note': 'メモ',
-  'sheet.name.alarms': 'アラーム記録',
+  'sheet.name.alarmsPending': '未対応アラーム',
+  'sheet.name.alarmsResolved': '対応済みアラーム',
   // Alarm labels
   'alarmType.LEAVE_BED': '離床',
   'alarmType.BREATH_STOP': '呼吸停止',

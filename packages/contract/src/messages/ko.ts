@@ -499,7 +499,8 @@ export const ko: Record<MessageKey, string> = {
     '처리 결과 “{result}”은(는) “{type}” 알람에 맞지 않습니다. 다음 중에서 선택하세요: {options}.',
   'field.result': '처리 결과',
   'field.note': '메모',
-  'sheet.name.alarms': '알람 기록',
+  'sheet.name.alarmsPending': '미처리 알람',
+  'sheet.name.alarmsResolved': '처리 완료 알람',
   // Alarm labels
   'alarmType.LEAVE_BED': '침대 이탈',
   'alarmType.BREATH_STOP': '호흡 정지',

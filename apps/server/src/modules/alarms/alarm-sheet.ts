@@ -16,16 +16,27 @@ export const localTimeFormat = (timeZone: string) => {
   return (seconds: number) => format.format(new Date(seconds * 1000));
 };
 
-/** The alarm log as .xlsx (the sheet conventions of the other exports: one header row, formula-safe text). */
+/** Which tab of the alarm log an export holds. */
+export type AlarmSheetList = 'pending' | 'processed';
+
+/**
+ * One tab of the alarm log as .xlsx (the sheet conventions of the other exports: one header row,
+ * formula-safe text, columns as wide as their content). The sheet and the file are named after the
+ * tab, the file with the day of the export too: "Pending alarms 2026-11-26.xlsx".
+ */
 export const alarmSheet = (
   records: readonly AlarmRecord[],
   lang: Language,
   time: (seconds: number) => string,
+  list: AlarmSheetList,
+  exportedAt: number,
 ): BinaryBody => {
   const t = (key: Parameters<typeof translate>[1]) => translate(lang, key);
+  const name = t(list === 'pending' ? 'sheet.name.alarmsPending' : 'sheet.name.alarmsResolved');
+  const day = time(exportedAt).slice(0, 10);
   return writeWorkbook(
     {
-      sheetName: t('sheet.name.alarms'),
+      sheetName: name,
       header: [
         t('sheet.col.alarmTime'),
         t('sheet.col.alarmType'),
@@ -65,6 +76,6 @@ export const alarmSheet = (
         r.remark,
       ]),
     },
-    'alarm-log.xlsx',
+    `${name} ${day}.xlsx`,
   );
 };

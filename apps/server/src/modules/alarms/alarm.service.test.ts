@@ -4,6 +4,7 @@ import { ManualClock } from '../../clock.ts';
 import type { PublishedEvent } from '../../core/events.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
 import { makeAccount } from '../../test/fixtures.ts';
+import * as XLSX from '@e965/xlsx';
 import { appSessionAfterPasswordChange, makeCaregiver } from '../caregivers/care-fixtures.ts';
 import { sheetRows } from '../spreadsheet/sheet-test-support.ts';
 import {
@@ -298,5 +299,29 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
     const timeline = await app.call(alarmTimeline, { id }, { token: carerA });
     expect(timeline.data?.some((t) => t.step === 'note')).toBe(false);
     expect(published.filter((e) => e.type === ALARM_EVENT.noted)).toHaveLength(noted);
+  });
+
+  it('names the sheet and the file after the tab it exports, and sizes each column to its content', async () => {
+    const zh = { token: w.aHome.token, lang: 'zh-CN' } as const;
+    const pendingFile = await app.download(alarmExport, { deal: 'pending', keyWord: 'HDL-FALL1' }, zh);
+    const resolvedFile = await app.download(alarmExport, { deal: 'processed', keyWord: 'HDL-SOS1' }, zh);
+    expect(pendingFile.filename).toMatch(/^待处理告警 \d{4}-\d\d-\d\d\.xlsx$/);
+    expect(resolvedFile.filename).toMatch(/^已处理告警 \d{4}-\d\d-\d\d\.xlsx$/);
+    const en = await app.download(alarmExport, { deal: 'pending', keyWord: 'HDL-FALL1' }, { token: w.aHome.token });
+    expect(en.filename).toMatch(/^Pending alarms \d{4}-\d\d-\d\d\.xlsx$/);
+
+    const book = XLSX.read(pendingFile.bytes, { type: 'buffer', cellStyles: true });
+    expect(book.SheetNames).toEqual(['待处理告警']);
+    expect(XLSX.read(resolvedFile.bytes, { type: 'buffer' }).SheetNames).toEqual(['已处理告警']);
+    // Every column as wide as its widest cell (a Chinese character counting two): the raised time,
+    // the place and the text read whole when the file opens.
+    const rows = sheetRows(pendingFile);
+    const widths = book.Sheets['待处理告警']?.['!cols']?.map((c) => c.wch ?? 0) ?? [];
+    const shown = (text: string) => [...text].reduce((n, ch) => n + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0);
+    expect(widths).toHaveLength(rows[0]?.length ?? -1);
+    rows[0]?.forEach((_, col) => {
+      const widest = Math.max(...rows.map((row) => shown(row[col] ?? '')));
+      expect(widths[col], rows[0]?.[col]).toBeGreaterThanOrEqual(Math.min(60, widest));
+    });
   });
 });

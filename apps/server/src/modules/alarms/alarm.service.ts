@@ -181,6 +181,8 @@ export class AlarmService {
       rows.map((v) => this.record(v, lang)),
       lang,
       this.localTime,
+      q.deal,
+      Math.floor(this.clock.now().getTime() / 1000),
     );
   }
 

@@ -5,7 +5,7 @@ import { AppError } from '../../core/app-error.ts';
 import { date, gender, integer, oneOf, text } from './cells.ts';
 import { duplicatesWithin, refuseImport } from './import-outcome.ts';
 import { readFirstSheet } from './sheet-reader.ts';
-import { neutralise, unneutralise, writeWorkbook } from './sheet-writer.ts';
+import { COLUMN_WIDTH, columnWidths, neutralise, unneutralise, writeWorkbook } from './sheet-writer.ts';
 import { parseTable } from './table-parser.ts';
 import { inspectZip } from './zip-guard.ts';
 
@@ -128,6 +128,21 @@ describe('writing an export', () => {
     expect(rows[1]?.[0]).toBe("'=1+2");
     const parsed = parseTable(rows, { name: { header: 'field.name', required: true, parse: text(40) } }, 'zh-CN');
     expect(parsed.records.map((r) => r.values.name)).toEqual(['=1+2', '王五']);
+  });
+
+  it('sizes each column to its widest cell, a Chinese character counting two, within bounds', () => {
+    const widths = columnWidths({
+      header: ['Time', '位置', 'Id', 'Note'],
+      rows: [
+        ['2026-11-26 22:15:03', '主楼 / 一层 / 101 / A', 7, 'x'.repeat(200)],
+        [null, '二层', 12345, null],
+      ],
+    });
+    // 主楼一层: four wide characters; " / 101 / A" and the other separators: 13 narrow ones.
+    expect(widths).toEqual([19 + 2, 2 * 4 + 13 + 2, COLUMN_WIDTH.min, COLUMN_WIDTH.max]);
+    const out = writeWorkbook({ sheetName: 'Log', header: ['Time'], rows: [['2026-11-26 22:15:03']] }, 'l.xlsx');
+    const sheet = XLSX.read(out.bytes, { type: 'buffer', cellStyles: true }).Sheets.Log;
+    expect(sheet?.['!cols']?.map((c) => c.wch)).toEqual([21]);
   });
 });
 

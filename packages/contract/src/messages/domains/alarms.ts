@@ -73,7 +73,8 @@ export const alarmMessages = defineMessages(
     'alarm.resultNotForType': 'The result “{result}” does not fit an alarm of type “{type}”. Choose one of: {options}.',
     'field.result': 'Result',
     'field.note': 'Note',
-    'sheet.name.alarms': 'Alarm log',
+    'sheet.name.alarmsPending': 'Pending alarms',
+    'sheet.name.alarmsResolved': 'Resolved alarms',
   },
   {
     'alarm.start.LEAVE_BED': '{place}：{who}离床未归',
@@ -142,6 +143,7 @@ export const alarmMessages = defineMessages(
     'alarm.resultNotForType': '处理结果“{result}”不适用于“{type}”告警，请从以下选择：{options}。',
     'field.result': '处理结果',
     'field.note': '补充记录',
-    'sheet.name.alarms': '告警记录',
+    'sheet.name.alarmsPending': '待处理告警',
+    'sheet.name.alarmsResolved': '已处理告警',
   },
 );
