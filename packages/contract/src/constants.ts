@@ -19,6 +19,7 @@ export const CONSTANTS = {
   appPasswordMinLength: 6,
   platformNameMinLength: 1,
   platformNameMaxLength: 20,
+  /** The spec's cut of provider names; the console cuts them where the sidebar's room ends instead (decision 0043). */
   providerNameDisplayLength: 10,
   sidebarWidthPx: 250,
   versionLabelClicks: 10,

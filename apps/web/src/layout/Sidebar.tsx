@@ -8,7 +8,6 @@ import { api } from '../shared/api/client.ts';
 import { isClassOne, menuRoutes } from '../shared/routing/route-access.ts';
 import { useAccess } from '../shared/session/access.ts';
 import { useSession } from '../shared/session/session-store.ts';
-import { shortProviderName } from '../shared/ui/text.ts';
 import { useApiError } from '../shared/ui/useApiError.ts';
 import { menuIcon } from './menu-icons.tsx';
 import { buildMenuTree, type MenuNode } from './menu-tree.ts';
@@ -20,6 +19,16 @@ const toItems = (nodes: MenuNode[], t: (k: string) => string): NonNullable<Param
       ? { key: n.key, icon: menuIcon(n), label: t(n.label), children: toItems(n.children, t) }
       : { key: n.key, icon: menuIcon(n), label: <Link to={n.path ?? '/'}>{t(n.label)}</Link> },
   );
+
+/**
+ * A provider's name, whole when the sidebar has room for it, else cut where the room ends with an
+ * ellipsis and shown whole on hover (decision 0043; the spec's cut at 10 characters hid most names).
+ */
+const ProviderName = ({ name }: { name: string }) => (
+  <div className="provider-name" title={name} data-testid="provider-name">
+    {name}
+  </div>
+);
 
 const ProviderSwitch = () => {
   const { t } = useTranslation();
@@ -39,7 +48,7 @@ const ProviderSwitch = () => {
       );
     }
     if (available.length === 1) {
-      return <div className="provider-name">{shortProviderName(available[0]?.name ?? '')}</div>;
+      return <ProviderName name={available[0]?.name ?? ''} />;
     }
     return (
       <Select
@@ -47,7 +56,7 @@ const ProviderSwitch = () => {
         className="provider-select"
         value={info.currentProvider?.domain ?? undefined}
         placeholder={t('sidebar.chooseProvider')}
-        options={available.map((p) => ({ value: p.domain, label: shortProviderName(p.name), title: p.name }))}
+        options={available.map((p) => ({ value: p.domain, label: p.name, title: p.name }))}
         onChange={(domain: string) => {
           // Every query depends on the session's provider, the session itself included.
           void api(changeProvider, { domain })
@@ -58,7 +67,7 @@ const ProviderSwitch = () => {
       />
     );
   }
-  if (info.providerName) return <div className="provider-name">{shortProviderName(info.providerName)}</div>;
+  if (info.providerName) return <ProviderName name={info.providerName} />;
   return null;
 };
 
