@@ -230,10 +230,12 @@ describe.skipIf(!hasChromium)('alarms that say what and how much (browser)', () 
       await stillScreenshot(page, `alarm-figures-dialog-fall-${language}-${width}`);
       await closeDialog(page);
 
-      // The alarm log's pending row: the figure under the text, the time waited, the live chart.
+      // The alarm log's pending row (a card on a phone): the figure under the text, the time waited, the live chart.
       await page.goto('/alarm-log/alarmIndex');
       await settled(page);
-      const row = page.locator('tr.ant-table-row').filter({ hasText: figures.who.split(' · ')[0] ?? '' });
+      const row = page
+        .locator('tr.ant-table-row, [data-testid="list-card"]')
+        .filter({ hasText: figures.who.split(' · ')[0] ?? '' });
       await row.getByTestId('alarm-measure').first().waitFor({ timeout: 10_000 });
       expect(await row.getByTestId('alarm-measure').first().textContent()).toMatch(figures.heart);
       expect(await row.getByTestId('alarm-elapsed').count()).toBe(1);

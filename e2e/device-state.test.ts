@@ -24,6 +24,8 @@ warnWhenNoChromium('device state');
 /** The state tags of one device, in the order every screen shows them. */
 const STATE_TAGS = ['online', 'install', 'pair', 'sensor'].map((t) => `[data-testid="device-${t}"]`).join(', ');
 const tagsIn = (scope: Locator): Promise<string[]> => scope.locator(STATE_TAGS).allTextContents();
+/** A list's row on a desktop, its card on a phone (issue 29, point 13). */
+const ROW = 'tr.ant-table-row, [data-testid="list-card"]';
 
 interface Monitor {
   deviceId: string;
@@ -96,7 +98,7 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
 
     await page.goto('/deviceManage/deviceManage');
     await settled(page);
-    const row = (id: string) => page.locator('tr.ant-table-row', { hasText: id });
+    const row = (id: string) => page.locator(ROW, { hasText: id });
     await row(monitors[0]?.deviceId ?? '').waitFor();
     for (const m of monitors) seen.devices[m.deviceId] = await tagsIn(row(m.deviceId));
     await showSideways(page, row(monitors[0]?.deviceId ?? '').locator('[data-testid="device-install"]'));
@@ -105,7 +107,7 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
     for (const [index, m] of monitors.entries()) {
       await page.goto(`/realMonitor/resident?userId=${m.userId}`);
       await settled(page);
-      const device = page.getByTestId('resident-devices').locator('tr.ant-table-row', { hasText: m.deviceId });
+      const device = page.getByTestId('resident-devices').locator(ROW, { hasText: m.deviceId });
       await device.waitFor();
       seen.resident[m.deviceId] = await tagsIn(device);
       if (index === 0) {

@@ -221,7 +221,8 @@ describe.skipIf(!hasChromium)('two consoles on one alarm; the bell (browser)', (
         await a.page.goto('/alarm-log/alarmIndex');
         await settled(a.page);
         await a.page.getByRole('tab', { name: logText(language, 'tab.resolved') }).click();
-        const logRow = a.page.locator('tr.ant-table-row').filter({ hasText: radar });
+        // A row on a desktop, a card on a phone.
+        const logRow = a.page.locator('tr.ant-table-row, [data-testid="list-card"]').filter({ hasText: radar });
         await logRow.waitFor({ timeout: 10_000 });
         expect(await logRow.textContent()).toContain(CAREGIVER);
         await logRow.getByTestId('alarm-timeline-open').click();

@@ -14,9 +14,14 @@ interface E2eFontFace {
 
 interface E2eElement {
   getAttribute(name: string): string | null;
+  readonly tagName: string;
+  readonly classList: Iterable<string>;
+  readonly textContent: string | null;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
 }
 
-declare const window: { localStorage: E2eStorage };
+declare const window: { localStorage: E2eStorage; innerWidth: number };
 interface E2eAnimation {
   playState: string;
   effect: { getTiming(): { iterations?: number } } | null;
@@ -26,6 +31,8 @@ declare const window: { localStorage: E2eStorage };
 declare const document: {
   fonts: Iterable<E2eFontFace> & { ready: Promise<unknown> };
   getAnimations(): E2eAnimation[];
+  documentElement: E2eElement;
+  querySelectorAll(selectors: string): Iterable<E2eElement>;
 };
 
-declare function getComputedStyle(element: unknown): { fontFamily: string };
+declare function getComputedStyle(element: unknown): { fontFamily: string; overflowX: string };

@@ -29,6 +29,20 @@ export const text = (language: UiLanguage, key: string): string => {
   return value;
 };
 
+const featureLocales = new Map<string, Record<string, string>>();
+/** A screen's own translation of a key (apps/web/src/features/<feature>/locales). */
+export const featureText = (language: UiLanguage, feature: string, key: string): string => {
+  const file = path.resolve(LOCALES_DIR, '../../../features', feature, 'locales', `${language}.json`);
+  let messages = featureLocales.get(file);
+  if (!messages) {
+    messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+    featureLocales.set(file, messages);
+  }
+  const value = messages[key];
+  if (value === undefined) throw new Error(`no ${key} in ${feature}/${language}.json`);
+  return value;
+};
+
 /** Text without white space: antd puts a space between the two characters of a CJK button label. */
 export const squash = (value: string | null): string => (value ?? '').replace(/\s+/g, '');
 

@@ -18,8 +18,10 @@ import {
   signInAs,
   type FakeApi,
 } from '../devices/test-server.ts';
+import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import AlarmLogPage from './AlarmLogPage.tsx';
-import { formatSeconds } from './alarm-model.ts';
+import { alarmColumns } from './AlarmTable.tsx';
+import { DEFAULT_SORT, formatSeconds } from './alarm-model.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -128,7 +130,10 @@ beforeEach(() => {
   fake.routes.set(FLAG, () => ({ data: { flag: true, count: 2 } satisfies EndpointResult<typeof alertFlag> }));
   signInAs('CARER');
 });
-afterEach(() => sessionStore.reset());
+afterEach(() => {
+  sessionStore.reset();
+  restoreWindowWidth();
+});
 
 /** Stands in for the navbar bell: reads the flag as the navbar does, so its refresh can be seen. */
 const BellProbe = () => {
@@ -449,5 +454,51 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     fireEvent.click(screen.getByTestId('export'));
     await waitFor(() => expect(requestsTo(fake, EXPORT)).toHaveLength(2));
     expect(lastQuery(fake, EXPORT)).toMatchObject({ deal: 'processed', alertLevel: '2' });
+  });
+
+  it('shows each alarm as a card on a phone: type, level and state over the resident, the place and the text', async () => {
+    setWindowWidth(390);
+    await show();
+    const cardOf = (text: string) => screen.getByText(text).closest('[data-testid="list-card"]') as HTMLElement;
+    const fall = cardOf(FALL.text);
+    expect(fall.querySelector('[data-card="title"]')).toHaveTextContent('Fall');
+    expect(within(fall).getByTestId('alarm-level-1')).toHaveTextContent('Level 1');
+    expect(within(fall).getByTestId('alarm-state')).toHaveTextContent('Pending');
+    const line = (card: HTMLElement, field: string) => card.querySelector(`[data-field="${field}"]`);
+    expect(line(fall, 'resident')).toHaveTextContent('Li Wei');
+    expect(line(fall, 'place')).toHaveTextContent('Building A / Floor 1 / 101 / 2');
+    expect(line(fall, 'timeStamp')).toHaveTextContent(formatSeconds(RAISED));
+    expect(line(fall, 'count')).toHaveTextContent('3');
+    expect(document.querySelector('table')).toBeNull();
+
+    fireEvent.click(within(fall).getByText('Handle'));
+    expect(await screen.findByTestId('alarm-handle-form')).toBeInTheDocument();
+  });
+
+  it('shows a handled alarm’s card with how, by whom, why and with what result it was handled', async () => {
+    setWindowWidth(390);
+    await show();
+    fireEvent.click(screen.getByRole('tab', { name: 'Resolved' }));
+    await screen.findByText(HANDLED.text);
+    const handled = screen.getByText(HANDLED.text).closest('[data-testid="list-card"]') as HTMLElement;
+    expect(within(handled).getByTestId('alarm-state')).toHaveTextContent('Handled');
+    const line = (field: string) => handled.querySelector(`[data-field="${field}"]`);
+    expect(line('resident')).toHaveTextContent('Li Wei');
+    expect(line('place')).toHaveTextContent('Building A / Floor 1 / 101 / 2');
+    expect(line('released')).toHaveTextContent(formatSeconds(RAISED + 300));
+    expect(line('handlerName')).toHaveTextContent('Nurse Chen');
+    expect(line('reasonResult')).toHaveTextContent('Checked on site');
+    expect(line('reasonResult')).toHaveTextContent('Sitting beside the bed');
+    expect(line('remark')).toHaveTextContent('Helped back to bed');
+  });
+
+  it('fits how each alarm was handled beside the sidebar of a 1440 px window', () => {
+    const t = i18n.getFixedT('en-US', 'alarm-log');
+    const columns = alarmColumns(t, 'resolved', DEFAULT_SORT, () => null);
+    const headers = columns.map((c) => c.title);
+    expect(headers).toEqual(expect.arrayContaining(['Released', 'Handled by', 'Reason and result', 'Details']));
+    const width = columns.reduce((sum, c) => sum + Number(c.width), 0);
+    // The list's width beside the sidebar at 1440 px (about 1158 px measured in the browser).
+    expect(width).toBeLessThanOrEqual(1150);
   });
 });

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { PagedTable, type ListPage } from '../../shared/ui/PagedTable.tsx';
 import { AlarmMeasure, ElapsedSince, LiveChartLink } from '../../shared/live/AlarmFigures.tsx';
+import type { CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
 import { ClearedNote } from './ClearedNote.tsx';
 import {
   DEFAULT_SORT,
@@ -27,7 +28,44 @@ const CALLS = { pending: alarmLogUnDeal, resolved: alarmLog } as const;
 const sortOrderOf = (sort: AlarmSort, column: AlarmSort['orderBy']): SortOrder =>
   sort.orderBy === column ? (sort.order === 'asc' ? 'ascend' : 'descend') : null;
 
-const columnsOf = (
+const secondary = (text: ReactNode) => <Typography.Text type="secondary">{text}</Typography.Text>;
+/** One line of a cell: each its own element, so a narrow column wraps between them, not within. */
+const line = (content: ReactNode) => <div>{content}</div>;
+
+/**
+ * The alarm's type, the server's text, the figure that raised it and, for a latched alarm, how its
+ * condition cleared.
+ */
+const AlarmText = ({ row, t, withType }: { row: AlarmRecord; t: TFunction; withType: boolean }) => (
+  <>
+    {withType && line(<Typography.Text strong>{t(`alarmType.${row.alertType}`)}</Typography.Text>)}
+    {line(row.text)}
+    {row.measureText && line(<AlarmMeasure alarm={row} />)}
+    {row.clearedTime !== null && line(<ClearedNote alarm={row} />)}
+  </>
+);
+
+/** The resident's name and the way to their live chart; a dash when the alarm names nobody. */
+const Resident = ({ row }: { row: AlarmRecord }) =>
+  row.userName === null ? (
+    dash
+  ) : (
+    <>
+      {line(row.userName)}
+      <LiveChartLink userId={row.userId} />
+    </>
+  );
+
+/** Released how (handled by a person, cleared by itself …), and when. */
+const releaseOf = (row: AlarmRecord, t: TFunction): string =>
+  row.releaseKind >= 1 && row.releaseKind <= 4 ? t(`releaseKind.${row.releaseKind}`) : dash;
+
+/**
+ * Columns of a tab. The handled tab answers "how was it handled" (released how and when, by whom,
+ * why, with what result, the handler's note) within a 1440 px window (issue 29, point 14): the
+ * type goes over the alarm's text, and the place under the resident.
+ */
+export const alarmColumns = (
   t: TFunction,
   tab: AlarmTab,
   sort: AlarmSort,
@@ -37,7 +75,7 @@ const columnsOf = (
     title: t('field.time'),
     dataIndex: 'timeStamp',
     key: 'timeStamp',
-    width: 150,
+    width: 105,
     sorter: true,
     sortOrder: sortOrderOf(sort, 'timeStamp'),
     sortDirections: ['descend', 'ascend', 'descend'],
@@ -58,102 +96,128 @@ const columnsOf = (
     title: t('field.level'),
     dataIndex: 'alertLevel',
     key: 'alertLevel',
-    width: 90,
+    width: 76,
     sorter: true,
     sortOrder: sortOrderOf(sort, 'alertLevel'),
     // Level 1 first is the useful order: ascending.
     sortDirections: ['ascend', 'descend', 'ascend'],
-    render: (level: number) => {
-      const tag = levelTag(level, t);
-      return (
-        <Tag color={tag.color} data-testid={`alarm-level-${level}`}>
-          {tag.text}
-        </Tag>
-      );
-    },
+    render: (level: number) => <LevelTag level={level} t={t} />,
   },
-  { title: t('field.type'), dataIndex: 'alertType', width: 150, render: (type: string) => t(`alarmType.${type}`) },
   {
     title: t('field.text'),
-    dataIndex: 'text',
-    width: 280,
-    render: (text: string, row) => (
+    key: 'text',
+    width: tab === 'pending' ? 300 : 185,
+    render: (_, row) => (
       <>
-        {text}
-        {row.measureText && (
-          <div>
-            <AlarmMeasure alarm={row} />
-          </div>
-        )}
-        {row.clearedTime !== null && (
-          <div>
-            <ClearedNote alarm={row} />
-          </div>
-        )}
+        <AlarmText row={row} t={t} withType />
+        {tab === 'resolved' && row.count > 1 && line(secondary(t('field.countTimes', { count: row.count })))}
       </>
     ),
   },
-  { title: t('field.place'), key: 'place', width: 180, render: (_, row) => placeOf(row) ?? dash },
   {
     title: t('field.resident'),
-    dataIndex: 'userName',
-    width: 130,
-    // The resident's name, and the way to the live chart.
-    render: (name: string | null, row) =>
-      name === null ? (
-        dash
-      ) : (
-        <>
-          <div>{name}</div>
-          <LiveChartLink userId={row.userId} />
-        </>
-      ),
+    key: 'resident',
+    width: tab === 'pending' ? 220 : 135,
+    // The resident's name, where, and the way to the live chart.
+    render: (_, row) => (
+      <>
+        {line(row.userName ?? dash)}
+        {placeOf(row) !== null && line(secondary(placeOf(row)))}
+        {row.userName !== null && <LiveChartLink userId={row.userId} />}
+      </>
+    ),
   },
-  { title: t('field.count'), dataIndex: 'count', width: 90, align: 'right' },
-  ...(tab === 'resolved'
-    ? ([
+  ...(tab === 'pending'
+    ? ([{ title: t('field.count'), dataIndex: 'count', width: 90, align: 'right' }] satisfies ColumnsType<AlarmRecord>)
+    : ([
         {
-          title: t('field.releaseKind'),
-          dataIndex: 'releaseKind',
+          title: t('field.released'),
+          key: 'released',
           width: 150,
-          render: (kind: number) => (kind >= 1 && kind <= 4 ? t(`releaseKind.${kind}`) : dash),
+          render: (_, row) => (
+            <>
+              {line(releaseOf(row, t))}
+              {row.dealTime !== null && line(secondary(formatSeconds(row.dealTime)))}
+            </>
+          ),
         },
         { title: t('field.handler'), dataIndex: 'handlerName', width: 110, render: (v: string | null) => v ?? dash },
         {
-          title: t('field.reason'),
-          dataIndex: 'relieveReason',
-          width: 170,
-          render: (reason: string | null) => (reason ? t(`relieve.${reason}`) : dash),
-        },
-        {
-          title: t('field.result'),
-          dataIndex: 'dealResult',
-          width: 170,
-          render: (result: string | null) => (result ? t(`dealResult.${result}`) : dash),
+          title: t('field.reasonResult'),
+          key: 'reasonResult',
+          width: 160,
+          render: (_, row) => (
+            <>
+              {line(row.relieveReason ? t(`relieve.${row.relieveReason}`) : dash)}
+              {row.dealResult && line(secondary(t(`dealResult.${row.dealResult}`)))}
+            </>
+          ),
         },
         {
           title: t('field.details'),
           dataIndex: 'remark',
-          width: 180,
+          width: 135,
           render: (remark: string | null) =>
             remark ? (
-              <Typography.Text ellipsis={{ tooltip: remark }} style={{ maxWidth: 170 }}>
+              <Typography.Paragraph ellipsis={{ rows: 3, tooltip: remark }} style={{ margin: 0 }}>
                 {remark}
-              </Typography.Text>
+              </Typography.Paragraph>
             ) : (
               dash
             ),
         },
-        {
-          title: t('field.dealTime'),
-          dataIndex: 'dealTime',
-          width: 150,
-          render: (seconds: number | null) => formatSeconds(seconds, dash),
-        },
-      ] satisfies ColumnsType<AlarmRecord>)
-    : []),
-  { title: t('common.actions'), key: 'actions', fixed: 'right', width: 140, render: (_, row) => actions(row) },
+      ] satisfies ColumnsType<AlarmRecord>)),
+  {
+    title: t('common.actions'),
+    key: 'actions',
+    fixed: 'right',
+    width: tab === 'pending' ? 140 : 90,
+    render: (_, row) => actions(row),
+  },
 ];
+
+const LevelTag = ({ level, t }: { level: number; t: TFunction }) => {
+  const tag = levelTag(level, t);
+  return (
+    <Tag color={tag.color} data-testid={`alarm-level-${level}`}>
+      {tag.text}
+    </Tag>
+  );
+};
+
+/**
+ * An alarm as a card on a phone: its type, level and state over the resident, the place, when it
+ * was raised and what it says; a handled one also how, by whom and why.
+ */
+const cardsOf = (t: TFunction, tab: AlarmTab): CardLayout<AlarmRecord> => ({
+  title: (row) => t(`alarmType.${row.alertType}`),
+  state: (row) => (
+    <Space size={4} wrap>
+      <LevelTag level={row.alertLevel} t={t} />
+      {tab === 'resolved' ? (
+        <Tag color={row.releaseKind === 1 ? 'green' : 'default'} data-testid="alarm-state">
+          {releaseOf(row, t)}
+        </Tag>
+      ) : row.awaitingAck ? (
+        <Tag color="gold" data-testid="alarm-state">
+          {t('cleared.awaiting')}
+        </Tag>
+      ) : (
+        <Tag color="red" data-testid="alarm-state">
+          {t('tab.pending')}
+        </Tag>
+      )}
+    </Space>
+  ),
+  fields: [
+    { key: 'resident', label: t('field.resident'), render: (row) => <Resident row={row} /> },
+    { key: 'place', label: t('field.place'), render: (row) => placeOf(row) ?? dash },
+    'timeStamp',
+    { key: 'text', label: t('field.text'), render: (row) => <AlarmText row={row} t={t} withType={false} /> },
+    ...(tab === 'pending' ? ['count'] : ['released', 'handlerName', 'reasonResult', 'remark']),
+  ],
+  actions: 'actions',
+});
 
 /**
  * One tab of the alarm log: the pending (/alarmLog/unDeal) or processed (/alarmLog) alarms
@@ -206,7 +270,8 @@ export const AlarmTable = (props: {
       size="middle"
       query={list}
       filters={{ filtered: props.filtered, onClearFilters: props.onClearFilters }}
-      columns={columnsOf(t, tab, sort, actions)}
+      columns={alarmColumns(t, tab, sort, actions)}
+      cards={cardsOf(t, tab)}
       dataSource={list.data?.rows ?? []}
       page={page}
       total={list.data?.total ?? 0}

@@ -29,7 +29,6 @@ import {
   Row,
   Space,
   Switch,
-  Table,
   Tag,
   TimePicker,
   Typography,
@@ -64,6 +63,7 @@ import {
 } from './bed-alarm-model.ts';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 import { RefusableButton } from '../../shared/ui/Refused.tsx';
+import { ResponsiveTable, type CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
 import { requiredRule } from '../../shared/ui/form-rules.ts';
 
 type Setting = EndpointResult<typeof bedAlarmSetting>;
@@ -184,17 +184,18 @@ const TimeRangeInput = (props: {
 const SleepAlarms = ({ values }: { values: AlarmFormValues }) => {
   const { t } = useTranslation(NS);
   const durationText = useDurationText();
+  const watchedSwitch = (type: SleepAlarmType) => (
+    <Form.Item name={['watched', type]} valuePropName="checked" noStyle>
+      <Switch aria-label={t(`alarmType.${type}`)} data-testid={`watched-${type}`} />
+    </Form.Item>
+  );
   const columns: TableColumnsType<SleepAlarmType> = [
     { key: 'type', title: t('column.type'), render: (_value, type) => t(`alarmType.${type}`) },
     {
       key: 'watched',
       title: t('column.watched'),
       width: 110,
-      render: (_value, type) => (
-        <Form.Item name={['watched', type]} valuePropName="checked" noStyle>
-          <Switch aria-label={t(`alarmType.${type}`)} data-testid={`watched-${type}`} />
-        </Form.Item>
-      ),
+      render: (_value, type) => watchedSwitch(type),
     },
     {
       key: 'duration',
@@ -233,14 +234,21 @@ const SleepAlarms = ({ values }: { values: AlarmFormValues }) => {
       ),
     },
   ];
+  // On a phone each alarm is a card: its name and switch, then how long and when.
+  const cards: CardLayout<SleepAlarmType> = {
+    title: (type) => t(`alarmType.${type}`),
+    state: watchedSwitch,
+    fields: ['duration', 'range'],
+  };
   return (
-    <Table<SleepAlarmType>
+    <ResponsiveTable<SleepAlarmType>
       data-testid="bed-alarm-sleep"
       rowKey={(type) => type}
       size="small"
       pagination={false}
       scroll={{ x: 'max-content' }}
       columns={columns}
+      cards={cards}
       dataSource={SLEEP_ALARM_TYPES}
     />
   );

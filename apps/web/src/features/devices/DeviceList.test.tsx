@@ -3,6 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import {
   CATALOGUE,
   choose,
@@ -87,6 +88,32 @@ const openMore = async (deviceId: string, item: string) => {
   });
   fireEvent.click(entry);
 };
+
+describe('DeviceList on a phone', () => {
+  afterEach(restoreWindowWidth);
+
+  it('shows each device as a card: its ID and state, its type, its bed and resident, how it connects', async () => {
+    setWindowWidth(390);
+    await show();
+    const card = screen.getByText('SLP-1001').closest('[data-testid="list-card"]') as HTMLElement;
+    const tags = within(card.querySelector('[data-card="state"]') as HTMLElement)
+      .getAllByTestId(/^device-(online|install|pair|sensor)$/)
+      .map((tag) => tag.textContent);
+    expect(tags.slice(0, 2)).toEqual(['Online', 'Installed at its bed']);
+    const line = (field: string) => card.querySelector(`[data-field="${field}"]`);
+    expect(line('model')).toHaveTextContent('Device type');
+    expect(line('model')).toHaveTextContent('Sleep monitor');
+    expect(line('place')).toHaveTextContent('Building A / Floor 1 / 101 / 1');
+    expect(line('place')).toHaveTextContent('Resident: Li Wei');
+    expect(line('connection')).toHaveTextContent(/Last seen /);
+    expect(line('signal')).toHaveTextContent('Signal (dBm)');
+    expect(line('battery')).toHaveTextContent('Battery (%)');
+    expect(document.querySelector('table')).toBeNull();
+    const offlineCard = screen.getByText('SLP-1002').closest('[data-testid="list-card"]') as HTMLElement;
+    expect(within(offlineCard).getByTestId('device-online')).toHaveTextContent('Offline');
+    expect(within(offlineCard).getByTestId('device-install')).toHaveTextContent('Not installed');
+  });
+});
 
 describe('DeviceList: list, counts, filters', () => {
   it('asks for the page group and shows its counts', async () => {
@@ -490,7 +517,9 @@ describe('DeviceList: live state and command history', () => {
       await waitFor(() => expect(within(rowOf('SLP-1001')).getByText('Offline')).toBeInTheDocument());
       expect(within(rowOf('SLP-1001')).getByText('FW 2.5.0')).toBeInTheDocument();
       expect(within(rowOf('SLP-1001')).getByText('Downloading 2.6.0: 40%')).toBeInTheDocument();
-      expect(within(rowOf('SLP-1001')).getByText('-75 dBm')).toBeInTheDocument();
+      // Every signal of the page in dBm: the header says so, the cell is the number.
+      expect(within(rowOf('SLP-1001')).getByText('-75')).toBeInTheDocument();
+      expect(screen.getAllByRole('columnheader', { name: 'Signal (dBm)' }).length).toBeGreaterThan(0);
       expect(within(rowOf('SLP-1001')).getByText(/^Last seen /)).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
@@ -525,10 +554,14 @@ describe('DeviceList: live state and command history', () => {
       within(rowOf(deviceId))
         .getAllByTestId(/^device-(online|install|pair|sensor)$/)
         .map((tag) => tag.textContent);
-    // At its bed and measuring: installed there, sensor initialised; -61 dBm, battery in per cent.
+    // The battery's unit in its header, the bare figures in the cells. These signals are dBm and a
+    // 0–100 level: no one unit for the header, each cell says its own.
+    expect(screen.getAllByRole('columnheader', { name: 'Battery (%)' }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('columnheader', { name: 'Signal' }).length).toBeGreaterThan(0);
+    // At its bed and measuring: installed there, sensor initialised; -61 dBm, battery 76 %.
     expect(tags('SLP-1001')).toEqual(['Online', 'Installed at its bed', 'Sensor initialised']);
     expect(within(rowOf('SLP-1001')).getByText('-61 dBm')).toBeInTheDocument();
-    expect(within(rowOf('SLP-1001')).getByText('76%')).toBeInTheDocument();
+    expect(within(rowOf('SLP-1001')).getByText('76')).toBeInTheDocument();
     // Streaming from a bed nobody linked: in use, no bed; a sensor initialisation under way; a level in per cent.
     expect(tags('SLP-1003')).toEqual(['Online', 'In use, no bed linked', 'Sensor initialising']);
     expect(within(rowOf('SLP-1003')).getByText('68%')).toBeInTheDocument();

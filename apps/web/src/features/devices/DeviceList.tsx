@@ -1,13 +1,13 @@
 import { getDeviceList, isPlatformRole } from '@vigil/contract/browser';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Grid, Input, Select, Space } from 'antd';
+import { Button, Input, Select, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
 import { useSession } from '../../shared/session/session-store.ts';
 import { AlgModeDialog } from './AlgModeDialog.tsx';
 import { CommandHistoryDrawer } from './CommandHistoryDrawer.tsx';
-import { deviceColumns, scrollWidth, UploadSwitch } from './device-columns.tsx';
+import { deviceCards, deviceColumns, scrollWidth, UploadSwitch } from './device-columns.tsx';
 import { typeOptions } from './device-labels.ts';
 import {
   isDeviceAdmin,
@@ -27,6 +27,7 @@ import { useDeviceActions } from './useDeviceActions.ts';
 import { useDeviceTypes } from './useDeviceTypes.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import { listSignalUnit } from '../../shared/ui/DeviceState.tsx';
 
 type OnlineChoice = 'online' | 'offline';
 type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow } | null;
@@ -39,7 +40,6 @@ type OpenDialog = { kind: 'register' } | { kind: DeviceDialog; device: DeviceRow
  */
 export const DeviceList = (props: { group: DeviceGroup }) => {
   const { t } = useTranslation('devices');
-  const wide = Grid.useBreakpoint().md ?? true;
   const session = useSession();
   const role = session.info?.role;
   const platform = role ? isPlatformRole(role) : false;
@@ -76,8 +76,8 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
   const columns = deviceColumns({
     t,
     group: props.group,
-    pinned: wide,
     showProvider: platform,
+    signalUnit: listSignalUnit(list.data?.rows ?? []),
     uploadSwitch: admin
       ? (row) => (
           <UploadSwitch
@@ -157,6 +157,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
         query={list}
         filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
+        cards={deviceCards(t, props.group, platform)}
         scroll={{ x: scrollWidth(columns) }}
         // Only a new page or filter shows the spinner; the periodic refresh updates the rows in place.
         loading={list.isPending || list.isPlaceholderData}

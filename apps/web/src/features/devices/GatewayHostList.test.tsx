@@ -3,6 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import type {
   CommandHistoryRow,
   CommandState,
@@ -356,8 +357,11 @@ describe('GatewayHostPage', () => {
     // Heard through its host: online and paired, never online and awaiting pairing.
     expect(within(subRow('IR-001')).getByText('Online')).toBeInTheDocument();
     expect(within(subRow('IR-001')).getByTestId('device-pair')).toHaveTextContent('Paired');
+    // dBm and a 0–100 level among the host's sensors: each signal says its unit; the battery's is in its header.
     expect(within(subRow('IR-001')).getByText('-70 dBm')).toBeInTheDocument();
-    expect(within(subRow('IR-001')).getByText('80%')).toBeInTheDocument();
+    expect(within(subRow('IR-001')).getByText('80')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Battery (%)' })).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Signal' })).toBeInTheDocument();
     expect(within(subRow('IR-003')).getByTestId('device-pair')).toHaveTextContent('Pairing');
     expect(within(subRow('IR-003')).getByText('62%')).toBeInTheDocument();
   });
@@ -374,7 +378,7 @@ describe('GatewayHostPage', () => {
       await waitFor(() => expect(requestsTo(api, LIST).length).toBeGreaterThan(before));
       expect(lastJson(api, LIST)).toEqual({ pageNum: 1, pageSize: 10, online: true });
       await waitFor(() => expect(within(rowOf('GW-001')).getByText('Offline')).toBeInTheDocument());
-      expect(within(rowOf('GW-001')).getByText('-90 dBm')).toBeInTheDocument();
+      expect(within(rowOf('GW-001')).getByText('-90')).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }
@@ -477,5 +481,30 @@ describe('GatewayHostPage', () => {
     await screen.findByText('Import hosts', { selector: '.ant-modal-title' });
     fireEvent.click([...document.querySelectorAll<HTMLElement>('[data-testid=import-template]')].at(-1) as HTMLElement);
     await waitFor(() => expect(lastQuery(api, '/he/excelModel')).toEqual({ kind: 'host', language: 'en-US' }));
+  });
+
+  it('shows each host as a card on a phone, its sensors as cards inside it with their state', async () => {
+    setWindowWidth(390);
+    try {
+      api.routes.set(LIST, () => ({
+        data: page([host('GW-001', [{ ...sub(2), online: true, lastSeenTime: '2026-01-01T10:00:00.000Z' }], 1)]),
+      }));
+      await show();
+      const card = screen.getByText('GW-001').closest('[data-testid="list-card"]') as HTMLElement;
+      expect(
+        within(card.querySelector('[data-card="state"]') as HTMLElement).getByTestId('device-online'),
+      ).toBeInTheDocument();
+      expect(card.querySelector('[data-field="model"]')).toHaveTextContent('LHD8100');
+      expect(card.querySelector('[data-field="subs"]')).toHaveTextContent('1 / 49');
+      const sensor = within(card).getByText('IR-002').closest('[data-testid="list-card"]') as HTMLElement;
+      expect(within(sensor).getByTestId('device-online')).toHaveTextContent('Online');
+      expect(within(sensor).getByTestId('device-pair')).toHaveTextContent('Paired');
+      expect(sensor.querySelector('[data-field="model"]')).toHaveTextContent('HW-N05');
+      expect(sensor.querySelector('[data-field="connection"]')).toHaveTextContent(/Last seen /);
+      expect(within(sensor).getByTestId('unpair-IR-002')).toBeInTheDocument();
+      expect(document.querySelector('table')).toBeNull();
+    } finally {
+      restoreWindowWidth();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { CONSTANTS, heGetDeviceList, heSubDeviceUnPair, isPlatformRole } from '@vigil/contract/browser';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Grid, Input, Select, Space, Table } from 'antd';
+import { App, Button, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
@@ -17,7 +17,7 @@ import { DeviceFormDialog } from './DeviceFormDialog.tsx';
 import { DeviceSummary } from './DeviceSummary.tsx';
 import { GatewayImports } from './GatewayImports.tsx';
 import { scrollWidth } from './device-columns.tsx';
-import { EXPAND_WIDTH, hostColumns, subDeviceColumns } from './gateway-columns.tsx';
+import { EXPAND_WIDTH, hostCards, hostColumns, subDeviceCards, subDeviceColumns } from './gateway-columns.tsx';
 import { MoveHostDialog } from './MoveHostDialog.tsx';
 import { PairingProgressDialog } from './PairingProgress.tsx';
 import { PairSubDeviceDialog } from './PairSubDeviceDialog.tsx';
@@ -27,6 +27,8 @@ import { useGatewayDelete } from './useGatewayActions.ts';
 import { useProviderOptions } from './useProviderOptions.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
 import { RefusableButton } from '../../shared/ui/Refused.tsx';
+import { ResponsiveTable } from '../../shared/ui/ResponsiveTable.tsx';
+import { listSignalUnit } from '../../shared/ui/DeviceState.tsx';
 import { useApiError } from '../../shared/ui/useApiError.ts';
 
 /** A host holds fewer than 50 sub-devices (spec section 5). */
@@ -54,7 +56,6 @@ type OpenDialog =
  */
 export const GatewayHostList = () => {
   const { t } = useTranslation('devices');
-  const wide = Grid.useBreakpoint().md ?? true;
   const { modal } = App.useApp();
   const session = useSession();
   const role = session.info?.role;
@@ -201,7 +202,7 @@ export const GatewayHostList = () => {
     showProvider: platform,
     maxSubDevices: MAX_SUB_DEVICES,
     actions: hostActions,
-    pinned: wide,
+    signalUnit: listSignalUnit(list.data?.rows ?? []),
   });
   const close = () => setDialog(null);
   return (
@@ -255,6 +256,7 @@ export const GatewayHostList = () => {
         query={list}
         filters={{ filtered, onClearFilters: clearFilters }}
         columns={columns}
+        cards={hostCards(t, platform)}
         scroll={{ x: scrollWidth(columns, EXPAND_WIDTH) }}
         // Only a new page or filter shows the spinner; the periodic refresh updates the rows in place.
         loading={list.isPending || list.isPlaceholderData}
@@ -262,12 +264,17 @@ export const GatewayHostList = () => {
         expandable={{
           rowExpandable: (host) => host.subDevices.length > 0,
           expandedRowRender: (host) => (
-            <Table<SubDeviceRow>
+            <ResponsiveTable<SubDeviceRow>
               data-testid={`subs-${host.deviceId}`}
               rowKey="id"
               size="small"
               pagination={false}
-              columns={subDeviceColumns({ t, actions: subActions(host) })}
+              columns={subDeviceColumns({
+                t,
+                actions: subActions(host),
+                signalUnit: listSignalUnit(host.subDevices),
+              })}
+              cards={subDeviceCards(t)}
               dataSource={host.subDevices}
             />
           ),

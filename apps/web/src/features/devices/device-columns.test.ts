@@ -25,14 +25,6 @@ describe('device table widths', () => {
     expect(scrollWidth(columns, EXPAND_WIDTH)).toBeLessThanOrEqual(CONTENT_AT_1440);
   });
 
-  it('pins the ID and actions columns on wide screens only: on a phone they would hide the state', () => {
-    const pinned = (columns: { fixed?: unknown }[]) => columns.filter((c) => c.fixed).length;
-    expect(pinned(deviceColumns({ t, group: 'sleep', showProvider: false, actions: none }))).toBe(2);
-    expect(pinned(deviceColumns({ t, group: 'sleep', showProvider: false, actions: none, pinned: false }))).toBe(0);
-    expect(pinned(hostColumns({ t, showProvider: false, maxSubDevices: 49, actions: none }))).toBe(1);
-    expect(pinned(hostColumns({ t, showProvider: false, maxSubDevices: 49, actions: none, pinned: false }))).toBe(0);
-  });
-
   it('scrolls the wider platform table by the sum of its columns', () => {
     const columns = deviceColumns({ t, group: 'sleep', showProvider: true, uploadSwitch: none, actions: none });
     expect(scrollWidth(columns)).toBe(columns.reduce((sum, c) => sum + Number(c.width), 0));

@@ -1,8 +1,11 @@
 import { Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { SignalUnit } from '@vigil/contract/browser';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { batteryText, DeviceStateTags, OnlineTag, signalText } from '../../shared/ui/DeviceState.tsx';
+import { withUnit } from '../../shared/ui/column-title.tsx';
+import { batteryFigure, DeviceStateTags, OnlineTag, signalFigure, signalHeader } from '../../shared/ui/DeviceState.tsx';
+import type { CardField, CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
 import type { DeviceGroup, DeviceRow } from './device-model.ts';
 import { placeOf, shortTime } from './device-labels.ts';
 
@@ -39,6 +42,15 @@ export const Connection = ({ row, t }: { row: { online: boolean; commMode: strin
     {row.commMode && <Typography.Text>{t(`commMode.${row.commMode}`)}</Typography.Text>}
   </Space>
 );
+
+/**
+ * Signal and battery headers with their units (issue 29, point 14). A list's signals are dBm or a
+ * 0–100 level (per cent) as each device reports them: the header names the unit they share, else
+ * each cell its own.
+ */
+export const signalTitle = (t: TFunction, unit: SignalUnit | null) =>
+  signalHeader(t('field.signal'), unit, (name, text) => withUnit(t, name, text));
+export const batteryTitle = (t: TFunction) => withUnit(t, t('field.battery'), '%');
 
 /** Commands the server holds for the device until it is reached. */
 export const PendingTags = ({ commands, t }: { commands: readonly string[]; t: TFunction }) =>
@@ -83,11 +95,8 @@ export interface DeviceColumnOptions {
   /** Device administrators switch the raw data upload. */
   uploadSwitch?: (row: DeviceRow) => ReactNode;
   actions: (row: DeviceRow) => ReactNode;
-  /**
-   * The ID and actions columns stay in place while the others scroll (wide screens). On a phone
-   * they would cover the whole width and hide the device's state: the table scrolls as a whole.
-   */
-  pinned?: boolean;
+  /** The unit the listed devices' signals share (listSignalUnit), named in the header. */
+  signalUnit?: SignalUnit | null;
 }
 
 /** The device list's columns; which state columns show depends on the group's kinds. */
@@ -128,7 +137,7 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
       // The device's name goes under its ID: one column fewer keeps the table within 1440 px.
       title: t('field.deviceId'),
       dataIndex: 'deviceId',
-      ...(o.pinned === false ? {} : { fixed: 'left' as const }),
+      fixed: 'left',
       width: WIDTH.device,
       render: (_, row) =>
         lines(
@@ -180,16 +189,16 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
         ),
     },
     {
-      title: t('field.signal'),
+      title: signalTitle(t, o.signalUnit ?? null),
       dataIndex: 'signal',
       width: WIDTH.signal,
-      render: (_, row) => signalText(row.signal, row.signalUnit),
+      render: (_, row) => signalFigure(row.signal, row.signalUnit, o.signalUnit ?? null),
     },
     {
-      title: t('field.battery'),
+      title: batteryTitle(t),
       dataIndex: 'battery',
       width: WIDTH.battery,
-      render: (v: number | null) => batteryText(v),
+      render: (v: number | null) => batteryFigure(v),
     },
   ];
   if (o.uploadSwitch) {
@@ -199,12 +208,66 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
   columns.push({
     title: t('common.actions'),
     key: 'actions',
-    ...(o.pinned === false ? {} : { fixed: 'right' as const }),
+    fixed: 'right',
     width: WIDTH.actions,
     render: (_, row) => o.actions(row),
   });
   return columns;
 };
+
+interface ConnectionRow {
+  commMode?: string | null;
+  lastSeenTime: string | null;
+  pendingCommands: string[];
+}
+
+/**
+ * A card's line on the connection: how the device communicates, when it was last heard and the
+ * commands waiting for it (the online column without its tag, which the card's corner shows).
+ */
+export const connectionField = <T extends ConnectionRow>(t: TFunction): CardField<T> => ({
+  key: 'connection',
+  label: t('field.online'),
+  render: (row) =>
+    !row.commMode && !row.lastSeenTime && row.pendingCommands.length === 0
+      ? dash
+      : lines(
+          row.commMode ? <span key="c">{t(`commMode.${row.commMode}`)}</span> : null,
+          row.lastSeenTime ? (
+            <span key="seen">{secondary(t('state.lastSeen', { time: shortTime(row.lastSeenTime) }))}</span>
+          ) : null,
+          <PendingTags key="p" commands={row.pendingCommands} t={t} />,
+        ),
+});
+
+/** A device ID in bold with its name under it: a card's heading. */
+export const DeviceHeading = ({ deviceId, name }: { deviceId: string; name: string | null }) =>
+  lines(
+    <Typography.Text copyable strong key="id">
+      {deviceId}
+    </Typography.Text>,
+    name ? <Typography.Text key="name">{name}</Typography.Text> : null,
+  );
+
+/**
+ * A device as a card on a phone: its ID, its state (online, installed, paired, sensor), its type,
+ * where it is (bed and resident, or gateway host), how it connects, then the rest.
+ */
+export const deviceCards = (t: TFunction, group: DeviceGroup, showProvider: boolean): CardLayout<DeviceRow> => ({
+  title: (row) => <DeviceHeading deviceId={row.deviceId} name={row.name} />,
+  state: (row) => <DeviceStateTags state={row} kind={row.kind} />,
+  fields: [
+    'model',
+    ...(showProvider ? ['providerName'] : []),
+    ...(group === 'sleep' || group === 'fall' ? ['place'] : group === 'security' ? ['hostDeviceId'] : []),
+    connectionField<DeviceRow>(t),
+    'versions',
+    'signal',
+    'battery',
+    'upload',
+  ],
+  actions: 'actions',
+});
 
 /** The raw data upload switch of one device. */
 export const UploadSwitch = (props: {

@@ -1,9 +1,19 @@
 import { Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { SignalUnit } from '@vigil/contract/browser';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { batteryText, OnlineTag, PairTag, signalText } from '../../shared/ui/DeviceState.tsx';
-import { Connection, PendingTags, WIDTH } from './device-columns.tsx';
+import { batteryFigure, OnlineTag, PairTag, signalFigure } from '../../shared/ui/DeviceState.tsx';
+import type { CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
+import {
+  batteryTitle,
+  Connection,
+  connectionField,
+  DeviceHeading,
+  PendingTags,
+  signalTitle,
+  WIDTH,
+} from './device-columns.tsx';
 import { shortTime } from './device-labels.ts';
 import type { GatewayHostRow, SubDeviceRow } from './device-model.ts';
 
@@ -42,8 +52,8 @@ export const hostColumns = (o: {
   showProvider: boolean;
   maxSubDevices: number;
   actions: (row: GatewayHostRow) => ReactNode;
-  /** The actions column stays in place while the others scroll (wide screens only, as the device table's). */
-  pinned?: boolean;
+  /** The unit the listed hosts' signals share (listSignalUnit), named in the header. */
+  signalUnit?: SignalUnit | null;
 }): ColumnsType<GatewayHostRow> => {
   const { t } = o;
   const columns: ColumnsType<GatewayHostRow> = [
@@ -76,10 +86,10 @@ export const hostColumns = (o: {
       ),
     },
     {
-      title: t('field.signal'),
+      title: signalTitle(t, o.signalUnit ?? null),
       dataIndex: 'signal',
       width: WIDTH.signal,
-      render: (_, row) => signalText(row.signal, row.signalUnit),
+      render: (_, row) => signalFigure(row.signal, row.signalUnit, o.signalUnit ?? null),
     },
     {
       title: t('gateway.subDevices'),
@@ -95,7 +105,7 @@ export const hostColumns = (o: {
   columns.push({
     title: t('common.actions'),
     key: 'actions',
-    ...(o.pinned === false ? {} : { fixed: 'right' as const }),
+    fixed: 'right',
     width: HOST_WIDTH.actions,
     render: (_, row) => o.actions(row),
   });
@@ -106,8 +116,11 @@ export const hostColumns = (o: {
 export const subDeviceColumns = (o: {
   t: TFunction;
   actions: (row: SubDeviceRow) => ReactNode;
+  /** The unit the host's sub-devices' signals share (listSignalUnit). */
+  signalUnit?: SignalUnit | null;
 }): ColumnsType<SubDeviceRow> => {
   const { t } = o;
+  const unit = o.signalUnit ?? null;
   return [
     {
       title: t('field.deviceId'),
@@ -126,8 +139,12 @@ export const subDeviceColumns = (o: {
     },
     { title: t('field.name'), dataIndex: 'name', render: (v: string | null) => v ?? dash },
     { title: t('field.online'), key: 'online', render: (_, row) => state(t, row) },
-    { title: t('field.battery'), dataIndex: 'battery', render: (v: number | null) => batteryText(v) },
-    { title: t('field.signal'), dataIndex: 'signal', render: (_, row) => signalText(row.signal, row.signalUnit) },
+    { title: batteryTitle(t), dataIndex: 'battery', render: (v: number | null) => batteryFigure(v) },
+    {
+      title: signalTitle(t, unit),
+      dataIndex: 'signal',
+      render: (_, row) => signalFigure(row.signal, row.signalUnit, unit),
+    },
     {
       title: t('field.pairState'),
       dataIndex: 'pairState',
@@ -136,3 +153,31 @@ export const subDeviceColumns = (o: {
     { title: t('common.actions'), key: 'actions', render: (_, row) => o.actions(row) },
   ];
 };
+
+/** A gateway host as a card on a phone: its ID and online state, model, connection, sub-device count. */
+export const hostCards = (t: TFunction, showProvider: boolean): CardLayout<GatewayHostRow> => ({
+  title: (row) => <DeviceHeading deviceId={row.deviceId} name={row.name} />,
+  state: (row) => <OnlineTag online={row.online} />,
+  fields: [
+    'model',
+    ...(showProvider ? ['providerName'] : []),
+    connectionField<GatewayHostRow>(t),
+    'versions',
+    'signal',
+    'subs',
+  ],
+  actions: 'actions',
+});
+
+/** A host's sensor as a card: its ID, online and pairing state, type, name, connection, battery and signal. */
+export const subDeviceCards = (t: TFunction): CardLayout<SubDeviceRow> => ({
+  title: (row) => <DeviceHeading deviceId={row.deviceId} name={null} />,
+  state: (row) => (
+    <Space size={4} wrap>
+      <OnlineTag online={row.online} />
+      {row.pairState && <PairTag state={row.pairState} />}
+    </Space>
+  ),
+  fields: ['model', 'name', connectionField<SubDeviceRow>(t), 'battery', 'signal'],
+  actions: 'actions',
+});

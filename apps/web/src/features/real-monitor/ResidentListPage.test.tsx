@@ -6,6 +6,7 @@ import { LiveVitalsContext } from '../../shared/live/live-vitals.tsx';
 import { VitalsStore } from '../../shared/live/vitals-store.ts';
 import { sessionStore } from '../../shared/session/session-store.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import { okFor, pageOf } from '../../test/typed-answers.ts';
 import { choose, installFakeApi, lastJson, requestsTo, signInAs, type FakeApi } from '../devices/test-server.ts';
 import ResidentListPage from './ResidentListPage.tsx';
@@ -89,8 +90,7 @@ describe('All residents (/realMonitor/residentList)', () => {
     expect(lastJson(fake, LIST)).toEqual({ pageNum: 1, pageSize: 50 });
     expect(screen.getByText('75 in total')).toBeInTheDocument();
     const ada = within(rowOf('Ada'));
-    // jsdom matches no media query: the narrow layout, room and bed under the name.
-    expect(ada.getByText('101 / 3')).toBeInTheDocument();
+    expect(ada.getByText('Building A / Floor 1 / 101 / 3')).toBeInTheDocument();
     expect(ada.getByText('In bed')).toBeInTheDocument();
     expect(ada.getByTestId('heart-rate-3')).toHaveTextContent('68');
     const ben = within(rowOf('Ben'));
@@ -169,5 +169,37 @@ describe('All residents (/realMonitor/residentList)', () => {
     await show();
     fireEvent.click(screen.getByText('Ada'));
     expect(screen.getByTestId('location')).toHaveTextContent('/realMonitor/resident?userId=3');
+  });
+
+  it('names the unit of each rate in its header and explains the movement figure', async () => {
+    await show();
+    expect(screen.getByRole('columnheader', { name: /^Heart rate \(bpm\)/ })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: /^Breathing rate \(br\/min\)/ })).toBeInTheDocument();
+    fireEvent.mouseEnter(screen.getAllByTestId('movement-help')[0] as HTMLElement);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      "How much the resident moved in the monitor's latest reading, from 0 (lying still) to 100 (strong movement).",
+    );
+  });
+
+  it('shows each resident as a card on a phone: name and live state over the place, rates and movement', async () => {
+    setWindowWidth(390);
+    try {
+      await show();
+      const card = screen.getByText('Ada').closest('[data-testid="list-card"]') as HTMLElement;
+      expect(within(card).getByText('In bed')).toBeInTheDocument();
+      const line = (field: string) => card.querySelector(`[data-field="${field}"]`);
+      expect(line('place')).toHaveTextContent('PlaceBuilding A / Floor 1 / 101 / 3');
+      expect(line('heartRate')).toHaveTextContent('Heart rate (bpm)68');
+      expect(line('move')).toHaveTextContent('Movement');
+      const ben = screen.getByText('Ben').closest('[data-testid="list-card"]') as HTMLElement;
+      expect(within(ben).getByTestId('alarm-badge-5')).toHaveClass('ant-tag-orange');
+      // The star does not open the resident; the card does.
+      fireEvent.click(within(card).getByTestId('focus-toggle-3'));
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/realMonitor\/residentList$/);
+      fireEvent.click(within(card).getByText('Place'));
+      expect(screen.getByTestId('location')).toHaveTextContent('/realMonitor/resident?userId=3');
+    } finally {
+      restoreWindowWidth();
+    }
   });
 });

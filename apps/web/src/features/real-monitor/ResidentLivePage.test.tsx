@@ -152,10 +152,12 @@ describe('A resident, live (/realMonitor/resident?userId=N)', () => {
     const tags = (row: typeof pad) =>
       row.getAllByTestId(/^device-(online|install|pair|sensor)$/).map((tag) => tag.textContent);
     expect(tags(pad)).toEqual(['Online', 'Installed at its bed', 'Sensor initialised']);
-    expect(pad.getByText('-64 dBm')).toBeInTheDocument();
+    expect(pad.getByText('-64')).toBeInTheDocument();
+    expect(devices.getByRole('columnheader', { name: 'Signal (dBm)' })).toBeInTheDocument();
     const button = within(devices.getByText('SOS-9').closest('tr') as HTMLElement);
     expect(tags(button)).toEqual(['Offline', 'Not installed']);
-    expect(button.getByText('35%')).toBeInTheDocument();
+    expect(button.getByText('35')).toBeInTheDocument();
+    expect(devices.getByRole('columnheader', { name: 'Battery (%)' })).toBeInTheDocument();
 
     const alarms = within(screen.getByTestId('resident-alarms'));
     const rows = alarms.getAllByText(ALARM.text).map((cell) => within(cell.closest('tr') as HTMLElement));

@@ -13,6 +13,7 @@ import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import { okFor, pageOf } from '../../test/typed-answers.ts';
 import { formatTime } from './format.ts';
 import type { ResidentRow } from './resident-model.ts';
@@ -416,5 +417,22 @@ describe('ResidentManagePage', () => {
     await screen.findByText('Ma Jun');
     fireEvent.click(screen.getByTestId('export'));
     await waitFor(() => expect(requests('/userManagement/exportData').map((s) => s.body)).toEqual([{ gender: 0 }]));
+  });
+
+  it('shows each resident as a card on a phone: name and state over the place, since when, and the actions', async () => {
+    setWindowWidth(390);
+    try {
+      show('/people-manage/userManage', [registered, checkedIn]);
+      const card = (await screen.findByText('Zhao Guilan')).closest('[data-testid="list-card"]') as HTMLElement;
+      expect(card.querySelector('[data-card="title"]')).toHaveTextContent('Priority');
+      expect(card.querySelector('[data-card="state"]')).toHaveTextContent('Checked in');
+      expect(card.querySelector('[data-field="place"]')).toHaveTextContent('Building A / 1F / 102 / 1');
+      expect(card.querySelector('[data-field="since"]')).toHaveTextContent(formatTime('2026-01-05T02:00:00.000Z'));
+      expect(card.querySelector('[data-field="carers"]')).toHaveTextContent('Li Mei');
+      expect(within(card).getByText('Check out')).toBeInTheDocument();
+      expect(document.querySelector('table')).toBeNull();
+    } finally {
+      restoreWindowWidth();
+    }
   });
 });

@@ -21,15 +21,9 @@ import { ResidentFilterBar } from './ResidentFilterBar.tsx';
 import { ResidentRowActions } from './ResidentRowActions.tsx';
 import { ResidentSummaryBar } from './ResidentSummaryBar.tsx';
 import { ResidentTransfer } from './ResidentTransfer.tsx';
-import {
-  EDIT_PATH,
-  placeOf,
-  STATE_COLOURS,
-  type ResidentRow,
-  type ResidentState,
-  type ReturnState,
-} from './resident-model.ts';
+import { EDIT_PATH, placeOf, STATE_COLOURS, type ResidentRow, type ReturnState } from './resident-model.ts';
 import { PagedTable } from '../../shared/ui/PagedTable.tsx';
+import type { CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
 const CARERS_SHOWN = 3;
@@ -61,25 +55,19 @@ const ResidentManagePage = () => {
     void navigate(id === undefined ? EDIT_PATH : `${EDIT_PATH}?id=${id}`, { state });
   };
 
+  const nameOf = (row: ResidentRow) => (
+    <Space size={4} wrap>
+      <span>{row.name}</span>
+      {row.priority && <Tag color="red">{t('tag.priority')}</Tag>}
+      {row.away && <Tag color="orange">{t('tag.away')}</Tag>}
+    </Space>
+  );
+  const stateOf = (row: ResidentRow) => <Tag color={STATE_COLOURS[row.state]}>{t(`state.${row.state}`)}</Tag>;
   const columns: ColumnsType<ResidentRow> = [
-    {
-      title: t('field.name'),
-      dataIndex: 'name',
-      render: (name: string, row) => (
-        <Space size={4} wrap>
-          <span>{name}</span>
-          {row.priority && <Tag color="red">{t('tag.priority')}</Tag>}
-          {row.away && <Tag color="orange">{t('tag.away')}</Tag>}
-        </Space>
-      ),
-    },
+    { title: t('field.name'), dataIndex: 'name', render: (_, row) => nameOf(row) },
     { title: t('field.gender'), dataIndex: 'gender', render: (g: 0 | 1) => t(`gender.${g}`) },
     { title: t('field.age'), dataIndex: 'age' },
-    {
-      title: t('field.state'),
-      dataIndex: 'state',
-      render: (state: ResidentState) => <Tag color={STATE_COLOURS[state]}>{t(`state.${state}`)}</Tag>,
-    },
+    { title: t('field.state'), dataIndex: 'state', render: (_, row) => stateOf(row) },
     {
       title: t('field.place'),
       key: 'place',
@@ -116,6 +104,13 @@ const ResidentManagePage = () => {
       ),
     },
   ];
+  // On a phone: who, their state, where they are and since when, then the rest.
+  const cards: CardLayout<ResidentRow> = {
+    title: nameOf,
+    state: stateOf,
+    fields: ['place', 'since', 'gender', 'age', 'carers', 'communityName'],
+    actions: 'actions',
+  };
 
   return (
     <div>
@@ -137,6 +132,7 @@ const ResidentManagePage = () => {
           onClearFilters: () => search({}),
         }}
         columns={columns}
+        cards={cards}
         dataSource={list.data?.rows ?? []}
         page={view}
         total={list.data?.total ?? 0}

@@ -112,11 +112,34 @@ export const DeviceStateTags = ({
 
 const dash = '—';
 
-/** A signal with its unit: "−67 dBm", or a 0–100 level "74%"; a dash when not reported. */
-export const signalText = (signal: number | null, unit: SignalUnit | null): string => {
+/** A reported signal's unit as a header or a cell writes it. */
+const SIGNAL_UNIT_TEXT: Readonly<Record<SignalUnit, string>> = { dBm: 'dBm', percent: '%' };
+
+/**
+ * The one unit of the signals a list shows, for its header ("Signal (dBm)"); null when they differ
+ * or none is reported, and each cell says its own.
+ */
+export const listSignalUnit = (rows: readonly { signalUnit: SignalUnit | null }[]): SignalUnit | null => {
+  const units = new Set(rows.flatMap((r) => (r.signalUnit ? [r.signalUnit] : [])));
+  return units.size === 1 ? ([...units][0] ?? null) : null;
+};
+
+/** The signal column's header: with the list's unit when it has one. */
+export const signalHeader = (
+  name: string,
+  unit: SignalUnit | null,
+  withUnit: (name: string, unit: string) => string,
+) => (unit ? withUnit(name, SIGNAL_UNIT_TEXT[unit]) : name);
+
+/**
+ * A signal under its header: the bare number when the header names its unit, else with its own
+ * ("-67 dBm", "74%"); a dash when not reported.
+ */
+export const signalFigure = (signal: number | null, unit: SignalUnit | null, headerUnit: SignalUnit | null): string => {
   if (signal === null) return dash;
+  if (unit !== null && unit === headerUnit) return String(signal);
   return unit === 'dBm' ? `${signal} dBm` : `${signal}%`;
 };
 
-/** A battery level in per cent, or a dash. */
-export const batteryText = (battery: number | null): string => (battery === null ? dash : `${battery}%`);
+/** A battery level under a header that says "(%)": the bare number, or a dash. */
+export const batteryFigure = (battery: number | null): string => (battery === null ? dash : String(battery));

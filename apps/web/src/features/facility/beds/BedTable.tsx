@@ -14,6 +14,7 @@ import { useApiError } from '../../../shared/ui/useApiError.ts';
 import type { Bed } from '../facility-model.ts';
 import { isOccupied, type OccupiedBed } from './BedSleepDialog.tsx';
 import { PagedTable } from '../../../shared/ui/PagedTable.tsx';
+import type { CardLayout } from '../../../shared/ui/ResponsiveTable.tsx';
 import type { ListFilters, ListQuery } from '../../../shared/ui/list-state.tsx';
 
 /** The bed alarm settings screen of a resident (route settingAlarm). */
@@ -71,27 +72,20 @@ export const BedTable = (props: BedTableProps) => {
     onError,
   });
 
+  const bedOf = (bed: Bed) => (
+    <div>
+      <Typography.Text strong>{bed.name}</Typography.Text>
+      <br />
+      <Typography.Text type="secondary">{`${bed.areaName} / ${bed.floorName} / ${bed.roomName}`}</Typography.Text>
+      {bed.remark && (
+        <Typography.Paragraph type="secondary" ellipsis={{ tooltip: bed.remark }} style={{ margin: 0, maxWidth: 220 }}>
+          {bed.remark}
+        </Typography.Paragraph>
+      )}
+    </div>
+  );
   const columns: ColumnsType<Bed> = [
-    {
-      title: t('bed.name'),
-      key: 'bed',
-      render: (_, bed) => (
-        <div>
-          <Typography.Text strong>{bed.name}</Typography.Text>
-          <br />
-          <Typography.Text type="secondary">{`${bed.areaName} / ${bed.floorName} / ${bed.roomName}`}</Typography.Text>
-          {bed.remark && (
-            <Typography.Paragraph
-              type="secondary"
-              ellipsis={{ tooltip: bed.remark }}
-              style={{ margin: 0, maxWidth: 220 }}
-            >
-              {bed.remark}
-            </Typography.Paragraph>
-          )}
-        </div>
-      ),
-    },
+    { title: t('bed.name'), key: 'bed', render: (_, bed) => bedOf(bed) },
     { title: t('bed.mattress'), dataIndex: 'mattress', render: (m: Bed['mattress']) => t(`mattress.${m}`) },
     {
       title: t('bed.device'),
@@ -193,6 +187,13 @@ export const BedTable = (props: BedTableProps) => {
     },
   ];
 
+  // On a phone a bed is a card: the bed and its place, its resident, its device and that device's state.
+  const cards: CardLayout<Bed> = {
+    title: bedOf,
+    fields: ['resident', 'device', 'mattress', ...(props.showProvider ? ['providerName'] : [])],
+    actions: ['actions', 'settings'],
+  };
+
   return (
     <PagedTable<Bed>
       data-testid="bed-table"
@@ -201,6 +202,7 @@ export const BedTable = (props: BedTableProps) => {
       query={props.query}
       filters={props.filters}
       columns={columns}
+      cards={cards}
       dataSource={[...props.beds]}
       {...(props.rowSelection ? { rowSelection: props.rowSelection } : {})}
       page={props.page}
