@@ -142,6 +142,16 @@ export const buildServices = (deps: AppDeps) => {
   });
   auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
   auth.services.sessions.deviceGroupsOf = (caller) => devices.services.devices.groupsOf(caller);
+  // The heart and breathing rate limits the alarm engine applies to a bed: the charts' bands.
+  const vitalLimits = (providerId: number, residentId: number) => {
+    const rules = alarms.services.watch.rulesOf(providerId, residentId);
+    return {
+      heartMin: rules.heartMin,
+      heartMax: rules.heartMax,
+      breathMin: rules.breathMin,
+      breathMax: rules.breathMax,
+    };
+  };
   const monitor = buildMonitorModule({
     db,
     clock,
@@ -149,15 +159,7 @@ export const buildServices = (deps: AppDeps) => {
     log,
     sessions: auth.services.sessions,
     alarms: alarms.services.alarms,
-    vitalLimits: (providerId, residentId) => {
-      const rules = alarms.services.watch.rulesOf(providerId, residentId);
-      return {
-        heartMin: rules.heartMin,
-        heartMax: rules.heartMax,
-        breathMin: rules.breathMin,
-        breathMax: rules.breathMax,
-      };
-    },
+    vitalLimits,
     gateway: devices.services.gateway,
     live: devices.services.live.store,
     deviceStates: devices.services.states,
@@ -170,6 +172,7 @@ export const buildServices = (deps: AppDeps) => {
     clock,
     timeZone: config.timeZone,
     reports: config.reports,
+    vitalLimits,
   });
   const firmware = buildFirmwareModule({
     db,

@@ -28,7 +28,7 @@ export type { DeviceRowProblem } from './calls/devices.ts';
 export type { ResidentRow } from './calls/residents.ts';
 export type { AlarmRecord, AlarmTimelineStep, AlertLevelSettings } from './calls/alarms.ts';
 export type { BedAlarmRules, BedReceivers } from './calls/alarms.ts';
-export type { LiveDevice, LiveResident, LiveVitals, VitalsMinute } from './calls/monitor.ts';
+export type { LiveDevice, LiveResident, LiveVitals, VitalLimits, VitalsMinute } from './calls/monitor.ts';
 export type { AlarmNote, RelieveNotice, SocketClientFrame, SocketServerFrame } from './socket.ts';
 export type {
   DailyReport,

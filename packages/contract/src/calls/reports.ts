@@ -4,6 +4,7 @@ import type { Role } from '../roles.ts';
 import { ALARM_HANDLERS } from './alarms.ts';
 import { intId, pageOf, pageQuery } from './common.ts';
 import { sleepConfigFields, SleepConfigSchema } from './caregivers.ts';
+import { VitalLimitsSchema } from './monitor.ts';
 import {
   AF_RISKS,
   HYPNOGRAM_EPOCH_SECONDS,
@@ -141,6 +142,9 @@ export const DailyReportDataSchema = z.object({
   minutes: z.array(ReportMinuteSchema).describe('Minutes of the window with data, in time order'),
   apneaEvents: z.array(SpanSchema),
   leaveBed: z.array(SpanSchema),
+  limits: VitalLimitsSchema.nullable().describe(
+    "The bed's heart and breathing rate alarm limits in force now, as the live charts show them (the curves' bands)",
+  ),
 });
 export type DailyReportData = z.infer<typeof DailyReportDataSchema>;
 

@@ -8,6 +8,7 @@ import type {
   MonthReport,
   ReportResident,
   ReportUser,
+  VitalLimits,
 } from '@vigil/contract';
 import { LANGUAGES, type Language } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
@@ -40,6 +41,8 @@ export interface ReportServiceDeps {
   producer: Pick<ReportProducer, 'produce'>;
   /** Draws the PDFs off the server's thread. */
   pdf: Pick<AnalysisPool, 'dailyPdf' | 'monthPdf'>;
+  /** The heart and breathing rate limits the alarm engine applies to a resident's bed (the curves' bands). */
+  vitalLimits: (providerId: number, residentId: number) => VitalLimits;
 }
 
 /** The PDF's language: the one asked for when the platform speaks it, else the caller's. */
@@ -148,10 +151,10 @@ export class ReportService {
   }
 
   async data(caller: Caller, residentId: number, night: string): Promise<DailyReportData | null> {
-    await this.resident(caller, residentId);
+    const resident = await this.resident(caller, residentId);
     const row = await this.row(caller, residentId, night);
     const stored = row ? readyReportOf(row) : null;
-    return stored ? dataOf(night, stored) : null;
+    return stored ? { ...dataOf(night, stored), limits: this.deps.vitalLimits(resident.providerId, residentId) } : null;
   }
 
   async timePeriod(caller: Caller, residentId: number) {

@@ -7,7 +7,7 @@ import { AnalysisPool } from './analysis-pool.ts';
 import { ReportProducer } from './report-producer.ts';
 import { ReportScheduler } from './report-scheduler.ts';
 import { reportHandlers } from './report.routes.ts';
-import { ReportService } from './report.service.ts';
+import { ReportService, type ReportServiceDeps } from './report.service.ts';
 
 export interface ReportsDeps {
   db: Db;
@@ -15,6 +15,8 @@ export interface ReportsDeps {
   clock: Clock;
   timeZone: string;
   reports: { workers: number; everyMs: number };
+  /** The heart and breathing rate limits the alarm engine applies to a resident's bed. */
+  vitalLimits: ReportServiceDeps['vitalLimits'];
 }
 
 /**
@@ -42,6 +44,7 @@ export const buildReportsModule = (
     timeZone: deps.timeZone,
     producer: onDemand,
     pdf: pool,
+    vitalLimits: deps.vitalLimits,
   });
   const poolPart: Part = { name: 'report-workers', start: () => undefined, stop: () => pool.stop() };
   return {

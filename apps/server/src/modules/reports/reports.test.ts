@@ -1,10 +1,12 @@
-import { reportCalls } from '@vigil/contract';
+import { alarmCalls, reportCalls } from '@vigil/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { residentSleepSettings, sleepReports } from '../../db/schema.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { until } from '../../test/until.ts';
+import { defaultBedRules } from '../alarms/bed-alarm-settings.service.ts';
 import { monitorWorld, type MonitorWorld } from '../monitor/monitor-fixtures.ts';
 import { readPdf } from './pdf/pdf-text.ts';
 import { ReportProducer } from './report-producer.ts';
@@ -141,6 +143,24 @@ describeEachDb('sleep reports: the scheduler and the report calls (%s)', (target
     expect(data?.minutes[200]).toMatchObject({ inBed: true, heartRate: expect.any(Number), breathRate: 14 });
     expect(data?.minutes[10]).toMatchObject({ inBed: false, heartRate: null });
     expect(data?.hypnogram.slice(400, 1000).filter((s) => s === 3 || s === 2 || s === 1).length).toBeGreaterThan(300);
+  });
+
+  it('gives the bed’s heart and breathing limits with the curves, as the alarm engine applies them now', async () => {
+    const limits = async () =>
+      (await app.call(reportCalls.dailyReportData, { userId: w.ids.ada, date: '2026-03-02' }, { token: w.aHome.token }))
+        .data?.limits;
+    // The defaults…
+    expect(await limits()).toEqual({ heartMin: 40, heartMax: 120, breathMin: 8, breathMax: 30 });
+    // …and the resident's own once saved.
+    const saved = await app.call(
+      alarmCalls.saveBedAlarmSetting,
+      { userId: w.ids.ada, rules: { ...defaultBedRules(), heartMin: 45, heartMax: 110, breathMin: 6, breathMax: 28 } },
+      { token: w.aHome.token },
+    );
+    expect(saved.status, saved.msg).toBe(200);
+    await until(async () => (await limits())?.heartMax === 110, { what: 'the report showing the saved limits' });
+    expect(await limits()).toEqual({ heartMin: 45, heartMax: 110, breathMin: 6, breathMax: 28 });
+    await app.call(alarmCalls.saveBedAlarmSetting, { userId: w.ids.ada, rules: null }, { token: w.aHome.token });
   });
 
   it('shows a provider its own residents’ reports only', async () => {

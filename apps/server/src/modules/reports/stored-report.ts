@@ -85,6 +85,8 @@ export const dataOf = (night: string, stored: StoredReport): DailyReportData => 
   minutes: minutesOf(stored.curves),
   apneaEvents: stored.report.apnea?.events ?? [],
   leaveBed: stored.report.leaveBed?.episodes ?? [],
+  // The bed's limits are the alarm engine's, not the night's: the service adds them.
+  limits: null,
 });
 
 /** A night in a list: its state, and its main figures when ready. */

@@ -6,6 +6,7 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { limitBand, type RateLimits } from '../../shared/charts/limit-band.ts';
 import { vitalAxis, type VitalRate } from '../../shared/charts/vital-axis.ts';
 import type { ChartPoint } from './vitals-trail.ts';
 
@@ -16,11 +17,7 @@ export type VitalsChartOption = ComposeOption<
 /** The charts show the last hour. */
 export const CHART_WINDOW_MS = 3_600_000;
 
-/** The bed's alarm limits of the rate: outside them it is abnormal. */
-export interface RateLimits {
-  low: number;
-  high: number;
-}
+export type { RateLimits };
 
 /** An alarm of the resident, marked where it was raised. */
 export interface AlarmMark {
@@ -32,8 +29,6 @@ export interface AlarmMark {
 }
 
 export const LEVEL_COLOURS: Readonly<Record<1 | 2, string>> = { 1: '#cf1322', 2: '#d46b08' };
-const BAND = 'rgba(82, 196, 26, 0.08)';
-const LIMIT_LINE = '#8c8c8c';
 
 /**
  * A rate over the last hour: one line with gaps where nothing was measured, on the rate's fixed
@@ -55,15 +50,10 @@ export const vitalsChartOption = (props: {
   const end = Math.max(props.nowMs, props.points.at(-1)?.[0] ?? 0);
   const start = end - CHART_WINDOW_MS;
   const limits = props.limits ?? null;
+  const band = limits ? limitBand(limits) : null;
   const alarms = (props.alarms ?? []).filter((a) => a.at >= start && a.at <= end);
   const markLines: NonNullable<NonNullable<LineSeriesOption['markLine']>['data']> = [
-    ...(limits
-      ? [limits.low, limits.high].map((value) => ({
-          yAxis: value,
-          lineStyle: { color: LIMIT_LINE, type: 'dashed' as const, width: 1 },
-          label: { show: true, position: 'insideEndTop' as const, formatter: String(value), color: LIMIT_LINE },
-        }))
-      : []),
+    ...(band?.lines ?? []),
     ...alarms.map((a) => ({
       xAxis: a.at,
       name: a.text,
@@ -100,15 +90,7 @@ export const vitalsChartOption = (props: {
         connectNulls: false,
         lineStyle: { width: 2, color: props.colour },
         itemStyle: { color: props.colour },
-        ...(limits
-          ? {
-              markArea: {
-                silent: true,
-                itemStyle: { color: BAND },
-                data: [[{ yAxis: limits.low }, { yAxis: limits.high }]],
-              },
-            }
-          : {}),
+        ...(band ? { markArea: band.markArea } : {}),
         ...(markLines.length ? { markLine: { silent: false, symbol: 'none', data: markLines } } : {}),
       },
     ],

@@ -2,6 +2,7 @@ import type { DailyReportData, NightFigures } from '@vigil/contract/browser';
 import { Card, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { rateLimitsOf } from '../../shared/charts/limit-band.ts';
 import { CHART_COLOURS, hypnogramOption, movementOption, nightCurveOption } from './report-charts.ts';
 import { stageShares } from './report-format.ts';
 import { ReportChart } from './ReportChart.tsx';
@@ -64,6 +65,7 @@ export const CurvesCard = (props: { data: DailyReportData; timeZone?: string }) 
         colour: CHART_COLOURS.heart,
         spans,
         legend: true,
+        limits: rateLimitsOf(data.limits, 'heartRate'),
       }),
       nightCurveOption({
         ...data,
@@ -74,6 +76,7 @@ export const CurvesCard = (props: { data: DailyReportData; timeZone?: string }) 
         colour: CHART_COLOURS.breath,
         spans,
         legend: false,
+        limits: rateLimitsOf(data.limits, 'breathRate'),
       }),
       movementOption({ ...data, timeZone, name: t('chart.movement'), unit: t('unit.movement') }),
     ];

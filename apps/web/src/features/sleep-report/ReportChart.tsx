@@ -3,6 +3,7 @@ import {
   GridComponent,
   LegendComponent,
   MarkAreaComponent,
+  MarkLineComponent,
   TooltipComponent,
   VisualMapPiecewiseComponent,
 } from 'echarts/components';
@@ -19,6 +20,7 @@ use([
   GridComponent,
   LegendComponent,
   MarkAreaComponent,
+  MarkLineComponent,
   TooltipComponent,
   VisualMapPiecewiseComponent,
   CanvasRenderer,

@@ -189,6 +189,46 @@ describe('the night’s curves', () => {
     ).toBe('19:01<br/>Breathing: —');
   });
 
+  it('shades the bed’s alarm limits as the live charts do, and holds limits beyond the clinical range', () => {
+    const curve = (limits: { low: number; high: number } | null) =>
+      nightCurveOption({
+        windowStart: START,
+        windowEnd: START + 3600,
+        minutes: [minute(0), minute(1)],
+        apneaEvents: [],
+        leaveBed: [],
+        spans: { apnea: 'Apnea', outOfBed: 'Out of bed' },
+        rate: 'heartRate',
+        name: 'Heart rate',
+        unit: 'bpm',
+        colour: '#f00',
+        legend: false,
+        limits,
+      }) as Option;
+    const line = (option: Option) =>
+      (
+        option.series as {
+          markArea?: { data: unknown[] };
+          markLine?: { data: { yAxis: number; lineStyle: { type: string }; label: { formatter: string } }[] };
+        }[]
+      )[0];
+    const banded = line(curve({ low: 50, high: 100 }));
+    expect(banded?.markArea?.data).toEqual([[{ yAxis: 50 }, { yAxis: 100 }]]);
+    expect(banded?.markLine?.data.map((l) => [l.yAxis, l.lineStyle.type, l.label.formatter])).toEqual([
+      [50, 'dashed', '50'],
+      [100, 'dashed', '100'],
+    ]);
+    // A limit beyond the clinical range widens the axis to show it.
+    const axis = curve({ low: 35, high: 130 }).yAxis as {
+      min: (e: { min: number }) => number;
+      max: (e: { max: number }) => number;
+    };
+    expect([axis.min({ min: 60 }), axis.max({ max: 60 })]).toEqual([20, 140]);
+    // No limits known: no band.
+    expect(line(curve(null))?.markArea).toBeUndefined();
+    expect(line(curve(null))?.markLine).toBeUndefined();
+  });
+
   it('draws an event too short to see at least a little wide, around where it happened', () => {
     expect(
       spanAreas(

@@ -4,10 +4,12 @@ import type {
   GridComponentOption,
   LegendComponentOption,
   MarkAreaComponentOption,
+  MarkLineComponentOption,
   TooltipComponentOption,
   VisualMapComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { limitBand, type RateLimits } from '../../shared/charts/limit-band.ts';
 import { measured, vitalAxis, type VitalRate } from '../../shared/charts/vital-axis.ts';
 import { clockTime } from './report-format.ts';
 
@@ -17,6 +19,7 @@ export type ReportChartOption = ComposeOption<
   | GridComponentOption
   | LegendComponentOption
   | MarkAreaComponentOption
+  | MarkLineComponentOption
   | TooltipComponentOption
   | VisualMapComponentOption
 >;
@@ -222,7 +225,8 @@ export interface SpanLabels {
 
 /**
  * One rate per minute over the night (heart or breathing, each on its own chart and scale, so
- * neither flattens the other), with apnea events and times out of bed shaded behind it.
+ * neither flattens the other), with apnea events and times out of bed shaded behind it, and the
+ * bed's alarm limits as the live charts draw them (shared/charts/limit-band.ts).
  */
 export const nightCurveOption = (
   props: NightAxis &
@@ -234,10 +238,14 @@ export const nightCurveOption = (
       spans: SpanLabels;
       /** The first of the night's curves names the shading; the others need not repeat it. */
       legend: boolean;
+      /** The bed's alarm limits of the rate, drawn as a band (null: none known). */
+      limits?: RateLimits | null;
     },
 ): ReportChartOption => {
   // About two pixels of a chart a thousand pixels wide.
   const minSpan = (props.windowEnd - props.windowStart) / 500;
+  const limits = props.limits ?? null;
+  const band = limits ? limitBand(limits) : null;
   return {
     animation: false,
     grid: { ...NIGHT_GRID, top: props.legend ? 56 : 32 },
@@ -256,7 +264,10 @@ export const nightCurveOption = (
     tooltip: axisTooltip(props, (value) => (typeof value === 'number' ? `${Math.round(value)} ${props.unit}` : '—')),
     xAxis: timeAxis(props),
     // The rate's clinical range with whole-number ticks, as the live charts (shared/charts/vital-axis.ts).
-    yAxis: { ...vitalAxis(props.rate, props.unit), nameTextStyle: { align: 'right' } },
+    yAxis: {
+      ...vitalAxis(props.rate, props.unit, limits ? [limits.low, limits.high] : []),
+      nameTextStyle: { align: 'right' },
+    },
     series: [
       {
         type: 'line',
@@ -266,6 +277,7 @@ export const nightCurveOption = (
         connectNulls: false,
         lineStyle: { width: 1.5, color: props.colour },
         itemStyle: { color: props.colour },
+        ...(band ? { markArea: band.markArea, markLine: { silent: true, symbol: 'none', data: band.lines } } : {}),
       },
       spanSeries(
         props.spans.apnea,

@@ -172,6 +172,7 @@ export const reportData = (over: Partial<DailyReportData> = {}): DailyReportData
       { start: at('01:12'), end: at('01:16') },
       { start: at('04:05'), end: at('04:10') },
     ],
+    limits: { heartMin: 50, heartMax: 100, breathMin: 10, breathMax: 25 },
     ...over,
   };
 };

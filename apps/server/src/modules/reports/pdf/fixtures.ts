@@ -258,6 +258,7 @@ export function nightFixture(options: NightOptions = {}): { report: DailyReport;
       minutes,
       apneaEvents,
       leaveBed,
+      limits: null,
     },
   };
 }
