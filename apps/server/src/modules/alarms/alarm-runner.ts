@@ -13,6 +13,7 @@ import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
 import type { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';
+import type { SharedSpells } from './shared-spells.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Decision, EventDecision, Subject, WatchRelease } from './engine/engine-types.ts';
 import { refusalOf, watchTarget } from './engine/watch-release.ts';
@@ -74,6 +75,8 @@ export interface AlarmRunnerDeps {
   feed: DeviceFeed;
   repo: AlarmRepository;
   spells: AlarmSpellStore;
+  /** Several instances (REDIS_URL): duration spells shared between them instead of counted here (decision 0039). */
+  shared?: SharedSpells;
   metrics: AlarmMetrics;
   log: Log;
   tickMs?: number;
@@ -137,7 +140,8 @@ export class AlarmRunner {
       });
     }
     engine.restore(open);
-    for (const stored of await this.deps.spells.load()) {
+    // Shared spells outlive any one instance: alarm_spell is the one instance's restart.
+    for (const stored of this.deps.shared ? [] : await this.deps.spells.load()) {
       // Every row is this instance's to replace or remove at its next write; only fresh ones go on.
       this.spellsWritten.add(stored.deviceId);
       if (now.getTime() - stored.updatedAt.getTime() > SPELLS.freshMs) continue;
@@ -160,10 +164,12 @@ export class AlarmRunner {
         engine.watchMotion(watch.subject(context, now), motionAt.get(context.deviceId) ?? now);
 
     this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'status']);
-    this.timer = setInterval(() => this.enqueue(engine.tick(clock.now())), this.deps.tickMs ?? 1000);
+    this.timer = setInterval(() => this.tick(), this.deps.tickMs ?? 1000);
     this.timer.unref();
-    this.spellTimer = setInterval(() => void this.writeSpells(), this.deps.spellWriteMs ?? SPELLS.writeEveryMs);
-    this.spellTimer.unref();
+    if (!this.deps.shared) {
+      this.spellTimer = setInterval(() => void this.writeSpells(), this.deps.spellWriteMs ?? SPELLS.writeEveryMs);
+      this.spellTimer.unref();
+    }
     this.markReady();
   }
 
@@ -173,9 +179,16 @@ export class AlarmRunner {
     if (this.spellTimer) clearInterval(this.spellTimer);
     this.timer = this.spellTimer = undefined;
     this.deps.watch.stop();
+    // Samples and raises the shared spells are still answering are written before the lanes close.
+    await this.deps.shared?.idle();
     await this.lanes.close();
     // A rolling restart goes on counting from here.
-    if (this.started) await this.writeSpells();
+    if (this.started && !this.deps.shared) await this.writeSpells();
+  }
+
+  /** The passing of time: durations that ran out between samples, rooms empty too long. */
+  tick(): void {
+    this.enqueue(this.deps.engine.tick(this.deps.clock.now()));
   }
 
   /** Writes the duration clocks that have run a while; one write at a time, failures logged and retried next time. */
@@ -224,9 +237,10 @@ export class AlarmRunner {
     return this.lanes.holdsWaiting;
   }
 
-  /** Writes what waits; for tests and shutdown. */
-  flush(): Promise<void> {
-    return this.lanes.drain();
+  /** Writes what waits, once the shared spells have answered; for tests and shutdown. */
+  async flush(): Promise<void> {
+    await this.deps.shared?.idle();
+    await this.lanes.drain();
   }
 
   /**
@@ -296,9 +310,10 @@ export class AlarmRunner {
     if (item.kind === 'vitals') {
       const { context, telemetry: t, receivedAt } = item;
       const subject = this.deps.watch.subject(context, receivedAt);
-      this.enqueue(
-        this.deps.engine.vitals(subject, { hr: t.hr, rr: t.rr, inBed: t.inBed, move: t.move, mat: t.mat }, receivedAt),
-      );
+      const sample = { hr: t.hr, rr: t.rr, inBed: t.inBed, move: t.move, mat: t.mat };
+      if (this.deps.shared)
+        this.deps.shared.vitals(subject, { ...sample, seq: t.seq, ts: t.ts }, receivedAt, (d) => this.enqueue(d));
+      else this.enqueue(this.deps.engine.vitals(subject, sample, receivedAt));
     } else if (item.kind === 'status' && item.status.battery !== undefined) {
       const now = this.deps.clock.now();
       this.enqueue(this.deps.engine.battery(this.deps.watch.subject(item.context, now), item.status.battery, now));
@@ -306,12 +321,26 @@ export class AlarmRunner {
   }
 
   private enqueue(decisions: readonly Decision[]): void {
-    for (const d of decisions)
-      this.lanes.add(d).catch((error: unknown) => {
+    const { shared } = this.deps;
+    for (const d of decisions) {
+      // A raise on a spell shared by several instances is stored by the one the ledger grants it to.
+      if (shared?.needsClaim(d))
+        shared.claim(d, this.deps.clock.now(), (granted) => granted.forEach((g) => this.add(g)));
+      else this.add(d);
+    }
+  }
+
+  private add(d: Decision): void {
+    this.lanes.add(d).then(
+      () => {
+        if (this.deps.shared?.needsClaim(d)) this.deps.shared.confirm(d);
+      },
+      (error: unknown) => {
         // Refused (backlog full, or stopping): the engine must decide it again, not take it as stored.
         this.deps.engine.undo([d]);
         if (error instanceof BacklogFull) this.deps.log.error({ alarm: d.key }, 'alarm backlog full; decision dropped');
-      });
+      },
+    );
   }
 
   /** The device as it was when it sent the event (the stamp on the row), with today's rules. */
