@@ -103,6 +103,8 @@ export class AlarmRunner {
   /** Devices whose spells this instance wrote last time: removed when theirs end. */
   private spellsWritten = new Set<string>();
   private spellWrite: Promise<void> | undefined;
+  /** Empty rooms being checked against every instance's stored motion (several instances). */
+  private readonly confirming = new Set<Promise<void>>();
   private unsubscribe: (() => void) | undefined;
   private started = false;
   private markReady: () => void = () => undefined;
@@ -181,6 +183,7 @@ export class AlarmRunner {
     this.deps.watch.stop();
     // Samples and raises the shared spells are still answering are written before the lanes close.
     await this.deps.shared?.idle();
+    await Promise.all(this.confirming);
     await this.lanes.close();
     // A rolling restart goes on counting from here.
     if (this.started && !this.deps.shared) await this.writeSpells();
@@ -240,6 +243,7 @@ export class AlarmRunner {
   /** Writes what waits, once the shared spells have answered; for tests and shutdown. */
   async flush(): Promise<void> {
     await this.deps.shared?.idle();
+    await Promise.all(this.confirming);
     await this.lanes.drain();
   }
 
@@ -326,8 +330,46 @@ export class AlarmRunner {
       // A raise on a spell shared by several instances is stored by the one the ledger grants it to.
       if (shared?.needsClaim(d))
         shared.claim(d, this.deps.clock.now(), (granted) => granted.forEach((g) => this.add(g)));
+      else if (shared && d.op === 'raise' && d.key.type === 'NO_MOTION') this.confirmEmptyRoom(d);
       else this.add(d);
     }
+  }
+
+  /**
+   * Several instances store a sensor's motion events between them, so this engine's empty-room
+   * clock runs on part of them: the room is empty only if no instance stored a motion since the
+   * clock's start. Otherwise the clock goes on from that motion. Not known (the database does not
+   * answer): raised, as one instance would. Stored only if the engine still holds it: a motion
+   * taken here meanwhile released it, and the release is in the device's lane already.
+   */
+  private confirmEmptyRoom(d: Extract<Decision, { op: 'raise' }>): void {
+    const { db, engine, log } = this.deps;
+    const raiseIfHeld = () => {
+      if (engine.openTypes(d.key.deviceId).has(d.key.type)) this.add(d);
+    };
+    const confirming: Promise<void> = db
+      .select({ at: max(deviceEvents.occurredAt) })
+      .from(deviceEvents)
+      .where(
+        and(
+          eq(deviceEvents.deviceId, d.key.deviceId),
+          eq(deviceEvents.event, 'motion'),
+          gt(deviceEvents.occurredAt, d.since),
+        ),
+      )
+      .then(
+        ([row]) => {
+          if (!row?.at) return raiseIfHeld();
+          engine.undo([d]);
+          engine.watchMotion(d.subject, row.at);
+        },
+        (error: unknown) => {
+          log.warn({ err: String(error), deviceId: d.key.deviceId }, 'last motion not read; room taken as empty');
+          raiseIfHeld();
+        },
+      )
+      .finally(() => this.confirming.delete(confirming));
+    this.confirming.add(confirming);
   }
 
   private add(d: Decision): void {

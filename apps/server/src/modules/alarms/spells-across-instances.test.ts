@@ -29,6 +29,7 @@ describe.skipIf(missing.length > 0)(
   () => {
     const run = randomBytes(3).toString('hex');
     const DEVICE = `SPELL-${run}`.toUpperCase();
+    const SENSOR = `ROOM-${run}`.toUpperCase();
     const clock = new ManualClock(new Date());
     let testDb: TestDb;
     let apps: TestApp[] = [];
@@ -89,8 +90,12 @@ describe.skipIf(missing.length > 0)(
       const [a] = apps;
       if (!a) throw new Error('no instance');
       const w = await deviceWorld(a, `Sp${run}`);
-      await loadStock(a, w.admin, [{ deviceId: DEVICE, deviceType: T.sleep }]);
+      await loadStock(a, w.admin, [
+        { deviceId: DEVICE, deviceType: T.sleep },
+        { deviceId: SENSOR, deviceType: T.infrared },
+      ]);
       await addDevice(a, w.aHome.token, DEVICE, T.sleep);
+      await addDevice(a, w.aHome.token, SENSOR, T.infrared);
       const bed = await placeBed(a, w.aHome.id, {
         area: `Sp ${run}`,
         room: `Sp ${run} 1`,
@@ -174,5 +179,42 @@ describe.skipIf(missing.length > 0)(
         expect(local).toBe(0);
       }
     }, 300_000);
+
+    it('an empty room is judged on the motion every instance stored: NO_MOTION only after 12 h without any', async () => {
+      const [a, b] = apps;
+      if (!a || !b) throw new Error('two instances');
+      const noMotion = () =>
+        testDb.database.db
+          .select()
+          .from(alarms)
+          .where(and(eq(alarms.deviceId, SENSOR), eq(alarms.alertType, 'NO_MOTION')));
+      /** A motion event as the broker hands it to one instance (the event connections share it out the same way). */
+      const motion = async (app: TestApp) => {
+        const outcome = await app.services.devices.gateway.ingest.handle(
+          topicOf(SENSOR, 'event'),
+          Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: ++seq, event: 'motion' })),
+        );
+        expect(outcome.result).toBe('stored');
+      };
+      /** Both instances' engines tick (once a second) at the clock's time, and store what they decide. */
+      const ticked = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        await settled();
+      };
+      await motion(b);
+      clock.advance(6 * 3_600_000);
+      const last = clock.now();
+      await motion(a);
+      // 13 h after instance b's last motion, 7 h after instance a's.
+      clock.advance(7 * 3_600_000);
+      await ticked();
+      expect(await noMotion()).toEqual([]);
+      // 12 h after the last motion anywhere.
+      clock.advance(5 * 3_600_000 + 1_000);
+      await ticked();
+      const raised = await noMotion();
+      expect(raised).toHaveLength(1);
+      expect(raised[0]?.startedAt.getTime()).toBe(last.getTime());
+    }, 60_000);
   },
 );
