@@ -16,31 +16,40 @@ export const SPELL_KEY_PREFIX = 'vigil:spell:';
 const SPELL_TTL_MS = 3_600_000;
 
 /**
- * The record is a MessagePack array: lastSeq, lastTs, lastAt, then one array per type
- * {n, since, from, brk, gen, claimAt} (-1: none). The same steps as `mergeSample`,
- * `claimSpell` and `confirmSpell` (engine/shared-spell.ts); shared-spell.test.ts runs one table
- * of cases through both.
+ * The record is a string of little-endian doubles (Lua's struct: flat, no tables to build):
+ * lastSeq, lastTs, lastAt, then six a type {n, since, from, brk, gen, claimAt} (-1: none). The
+ * same steps as `mergeSample`, `claimSpell` and `confirmSpell` (engine/shared-spell.ts);
+ * shared-spell.test.ts runs one table of cases through both. Answers are doubles too.
  */
-const LOAD = `
+const RECORD = `
 local function load(key, types)
   local raw = redis.call('GET', key)
-  local r = raw and cmsgpack.unpack(raw) or {-1, 0, 0}
-  for i = #r - 2, types do r[3 + i] = r[3 + i] or {0, -1, -1, -1, 0, -1} end
+  local r = {-1, 0, 0}
+  if raw then
+    local count = #raw / 8
+    r = {struct.unpack('<' .. string.rep('d', count), raw)}
+    r[count + 1] = nil
+  end
+  for i = #r + 1, 3 + 6 * types, 6 do
+    r[i], r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5] = 0, -1, -1, -1, 0, -1
+  end
   return r
+end
+local function pack(values)
+  return struct.pack('<' .. string.rep('d', #values), unpack(values))
 end
 `;
 
 /** KEYS[1]: the device's record. ARGV: seq, ts, at, gapMs, ttlMs, reorder window, one verdict letter per type. */
-const APPLY = `${LOAD}
+const APPLY = `${RECORD}
 local seq, ts, at = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local gapMs, ttl, window, verdicts = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local types = #verdicts
 local r = load(KEYS[1], types)
 if r[1] >= 0 and seq < r[1] and (ts > r[2] or seq < r[1] - window) then
-  for i = 1, types do
-    local s = r[3 + i]
-    s[4] = -1
-    if s[2] >= 0 then s[3] = -1 end
+  for b = 3, 3 + 6 * (types - 1), 6 do
+    r[b + 4] = -1
+    if r[b + 2] >= 0 then r[b + 3] = -1 end
   end
   r[1] = -1
 end
@@ -49,81 +58,86 @@ if seq > r[1] then r[1] = seq; r[2] = ts end
 if at > r[3] then r[3] = at end
 local out = {r[3]}
 for i = 1, types do
-  local s = r[3 + i]
-  local v = string.sub(verdicts, i, i)
+  local b = 3 + 6 * (i - 1)
+  local v = string.byte(verdicts, i)
   local released, stale = 0, 0
-  if v == 'c' then
-    if s[2] >= 0 and seq >= s[3] then
-      if s[5] > 0 then released = 1 end
-      s[2] = -1; s[5] = 0; s[6] = -1
-    elseif s[2] >= 0 then stale = 1 end
-    if seq > s[4] then s[4] = seq end
-  elseif v == 'p' then
-    if s[2] >= 0 and s[5] == 0 and seq >= s[3] then s[2] = -1 end
-    if seq > s[4] then s[4] = seq end
-  elseif v == 'h' then
-    if seq <= s[4] then stale = 1
-    elseif s[2] < 0 or (gap and s[5] == 0) then
-      s[1] = s[1] + 1; s[2] = at; s[3] = seq; s[5] = 0; s[6] = -1
-    elseif seq < s[3] then
-      s[3] = seq
-      if at < s[2] then s[2] = at end
+  if v == 99 then -- c
+    if r[b + 2] >= 0 and seq >= r[b + 3] then
+      if r[b + 5] > 0 then released = 1 end
+      r[b + 2] = -1; r[b + 5] = 0; r[b + 6] = -1
+    elseif r[b + 2] >= 0 then stale = 1 end
+    if seq > r[b + 4] then r[b + 4] = seq end
+  elseif v == 112 then -- p
+    if r[b + 2] >= 0 and r[b + 5] == 0 and seq >= r[b + 3] then r[b + 2] = -1 end
+    if seq > r[b + 4] then r[b + 4] = seq end
+  elseif v == 104 then -- h
+    if seq <= r[b + 4] then stale = 1
+    elseif r[b + 2] < 0 or (gap and r[b + 5] == 0) then
+      r[b + 1] = r[b + 1] + 1; r[b + 2] = at; r[b + 3] = seq; r[b + 5] = 0; r[b + 6] = -1
+    elseif seq < r[b + 3] then
+      r[b + 3] = seq
+      if at < r[b + 2] then r[b + 2] = at end
     end
   end
-  for _, x in ipairs({s[1], s[2], s[3], s[4], s[5], s[6], released, stale}) do out[#out + 1] = x end
+  local o = #out
+  for k = 1, 6 do out[o + k] = r[b + k] end
+  out[o + 7] = released
+  out[o + 8] = stale
 end
-redis.call('SET', KEYS[1], cmsgpack.pack(r), 'PX', ttl)
-return out
+redis.call('SET', KEYS[1], pack(r), 'PX', ttl)
+return pack(out)
 `;
 
 /** KEYS[1]: the device's record. ARGV: type index (from 1), n, gen, at, lease, ttlMs. */
-const CLAIM = `${LOAD}
+const CLAIM = `${RECORD}
 local index, n, gen = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local at, lease, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local r = load(KEYS[1], index)
-local s = r[3 + index]
+local b = 3 + 6 * (index - 1)
 local granted = 0
-if s[1] == n and s[2] >= 0 then
-  if s[5] == gen then
-    s[5] = gen + 1; granted = 1
-  elseif s[5] == gen + 1 and s[6] >= 0 and at - s[6] >= lease then
+if r[b + 1] == n and r[b + 2] >= 0 then
+  if r[b + 5] == gen then
+    r[b + 5] = gen + 1; granted = 1
+  elseif r[b + 5] == gen + 1 and r[b + 6] >= 0 and at - r[b + 6] >= lease then
     granted = 1
   end
   if granted == 1 then
-    s[6] = at
-    redis.call('SET', KEYS[1], cmsgpack.pack(r), 'PX', ttl)
+    r[b + 6] = at
+    redis.call('SET', KEYS[1], pack(r), 'PX', ttl)
   end
 end
-return {granted, s[1], s[2], s[3], s[4], s[5], s[6]}
+return pack({granted, r[b + 1], r[b + 2], r[b + 3], r[b + 4], r[b + 5], r[b + 6]})
 `;
 
 /** KEYS[1]: the device's record. ARGV: type index (from 1), n, gen. */
-const CONFIRM = `
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local r = cmsgpack.unpack(raw)
-local s = r[3 + tonumber(ARGV[1])]
-if s and s[1] == tonumber(ARGV[2]) and s[5] == tonumber(ARGV[3]) + 1 then
-  s[6] = -1
-  redis.call('SET', KEYS[1], cmsgpack.pack(r), 'KEEPTTL')
+const CONFIRM = `${RECORD}
+local index = tonumber(ARGV[1])
+local r = load(KEYS[1], index)
+local b = 3 + 6 * (index - 1)
+if r[b + 1] == tonumber(ARGV[2]) and r[b + 5] == tonumber(ARGV[3]) + 1 and r[b + 6] >= 0 then
+  r[b + 6] = -1
+  redis.call('SET', KEYS[1], pack(r), 'KEEPTTL')
 end
 return 1
 `;
 
-type Script = (key: string, ...args: (string | number)[]) => Promise<number[]>;
+type Script<T> = (key: string, ...args: (string | number)[]) => Promise<T>;
 interface SpellCommands {
-  vigilSpellApply: Script;
-  vigilSpellClaim: Script;
-  vigilSpellConfirm: Script;
+  vigilSpellApplyBuffer: Script<Buffer>;
+  vigilSpellClaimBuffer: Script<Buffer>;
+  vigilSpellConfirm: Script<number>;
 }
 
-const spellOf = (row: readonly number[], at: number): SharedSpell => ({
-  n: row[at] ?? 0,
-  since: row[at + 1] ?? -1,
-  from: row[at + 2] ?? -1,
-  brk: row[at + 3] ?? -1,
-  gen: row[at + 4] ?? 0,
-  claimAt: row[at + 5] ?? -1,
+/** The i-th double of an answer. */
+const double = (answer: Buffer, i: number): number => answer.readDoubleLE(i * 8);
+
+const spellOf = (answer: Buffer, i: number): SharedSpell => ({
+  n: double(answer, i),
+  since: double(answer, i + 1),
+  from: double(answer, i + 2),
+  brk: double(answer, i + 3),
+  gen: double(answer, i + 4),
+  claimAt: double(answer, i + 5),
 });
 
 /**
@@ -168,7 +182,7 @@ export class RedisSpellLedger implements SpellLedger {
 
   async apply(deviceId: string, sample: SpellSample): Promise<MergedSample> {
     const verdicts = sample.verdicts.map((v) => VERDICT_LETTER[v]).join('');
-    const row = await this.scripts.vigilSpellApply(
+    const answer = await this.scripts.vigilSpellApplyBuffer(
       SPELL_KEY_PREFIX + deviceId,
       sample.seq,
       sample.ts,
@@ -178,15 +192,25 @@ export class RedisSpellLedger implements SpellLedger {
       REORDER_WINDOW,
       verdicts,
     );
-    const spells: SpellOutcome[] = sample.verdicts.map((_, i) => {
-      const at = 1 + i * 8;
-      return { ...spellOf(row, at), released: row[at + 6] === 1, stale: row[at + 7] === 1 };
+    const spells: SpellOutcome[] = sample.verdicts.map((_, type) => {
+      const i = 1 + type * 8;
+      const { n, since, from, brk, gen, claimAt } = spellOf(answer, i);
+      return {
+        n,
+        since,
+        from,
+        brk,
+        gen,
+        claimAt,
+        released: double(answer, i + 6) === 1,
+        stale: double(answer, i + 7) === 1,
+      };
     });
-    return { lastAt: row[0] ?? sample.at, spells };
+    return { lastAt: double(answer, 0), spells };
   }
 
   async claim(claim: LedgerClaim, at: number): Promise<{ granted: boolean; spell: SharedSpell }> {
-    const row = await this.scripts.vigilSpellClaim(
+    const answer = await this.scripts.vigilSpellClaimBuffer(
       SPELL_KEY_PREFIX + claim.deviceId,
       claim.index + 1,
       claim.n,
@@ -195,7 +219,7 @@ export class RedisSpellLedger implements SpellLedger {
       this.leaseMs,
       SPELL_TTL_MS,
     );
-    return { granted: row[0] === 1, spell: spellOf(row, 1) };
+    return { granted: double(answer, 0) === 1, spell: spellOf(answer, 1) };
   }
 
   async confirm(claim: LedgerClaim): Promise<void> {

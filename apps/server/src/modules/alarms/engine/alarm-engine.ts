@@ -307,12 +307,13 @@ export class AlarmEngine {
     if (sample.mat) this.mat(state, sample.mat === 'dislodged', at, at, out);
     const trackers = (state.sleep ??= newTrackers());
     // Heard from by any instance: the gap that ends a spell is the device's silence, not this instance's.
-    const lastAt = Math.max(merged.lastAt, at.getTime());
-    if (!state.lastVitalsAt || state.lastVitalsAt.getTime() < lastAt) state.lastVitalsAt = new Date(lastAt);
+    const lastAt = merged.lastAt > at.getTime() ? new Date(merged.lastAt) : at;
+    if (!state.lastVitalsAt || state.lastVitalsAt < lastAt) state.lastVitalsAt = lastAt;
     state.resumed = false;
-    SLEEP_ALARM_TYPES.forEach((type, i) => {
+    for (let i = 0; i < SLEEP_ALARM_TYPES.length; i++) {
+      const type = SLEEP_ALARM_TYPES[i] as (typeof SLEEP_ALARM_TYPES)[number];
       const spell = merged.spells[i];
-      if (!spell) return;
+      if (!spell) continue;
       adoptSpell(trackers[type], spell, at.getTime(), leaseMs);
       const verdict = verdicts[i];
       if (verdict === 'clear') {
@@ -325,7 +326,7 @@ export class AlarmEngine {
         this.afterSnooze(state, type, at);
         this.due(state, type, at, out);
       }
-    });
+    }
     return out;
   }
 
@@ -404,7 +405,7 @@ export class AlarmEngine {
     tracker.raised = true;
     const seconds = Math.round(held);
     const measure = measureOf(type, tracker.value, state.subject.rules, seconds);
-    const claim = tracker.spell === undefined ? undefined : { n: tracker.spell, gen: tracker.gen ?? 0 };
+    const claim = tracker.spell < 0 ? undefined : { n: tracker.spell, gen: tracker.gen };
     this.raise(state, type, tracker.since, now, { duration: seconds, value: tracker.value }, measure, out, claim);
   }
 
@@ -505,7 +506,8 @@ export class AlarmEngine {
  * it (a handled alarm's snooze).
  */
 const adoptSpell = (tracker: Tracker, spell: SharedSpell, now: number, leaseMs: number): void => {
-  tracker.since = spell.since >= 0 ? new Date(spell.since) : null;
+  if (spell.since < 0) tracker.since = null;
+  else if (tracker.since?.getTime() !== spell.since) tracker.since = new Date(spell.since);
   const raises = spell.claimAt >= 0 && now - spell.claimAt >= leaseMs ? spell.gen - 1 : spell.gen;
   if (tracker.spell === spell.n && tracker.gen === raises && tracker.since) return;
   tracker.spell = spell.n;

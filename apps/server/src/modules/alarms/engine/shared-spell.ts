@@ -76,6 +76,16 @@ export interface MergedSample {
 
 const noSpell = (): SharedSpell => ({ n: 0, since: -1, from: -1, brk: -1, gen: 0, claimAt: -1 });
 
+/** A copy, field by field: V8's object spread is a hundred times slower on these (their times change representation). */
+const copyOf = ({ n, since, from, brk, gen, claimAt }: SharedSpell): SharedSpell => ({
+  n,
+  since,
+  from,
+  brk,
+  gen,
+  claimAt,
+});
+
 export const newSpellRecord = (): SpellRecord => ({
   lastSeq: -1,
   lastTs: 0,
@@ -141,7 +151,8 @@ export const mergeSample = (record: SpellRecord, sample: SpellSample, gapMs: num
       default:
         break;
     }
-    return { ...spell, released, stale };
+    const { n, since, from, brk, gen, claimAt } = spell;
+    return { n, since, from, brk, gen, claimAt, released, stale };
   });
   return { lastAt: record.lastAt, spells };
 };
@@ -168,7 +179,7 @@ export const claimSpell = (
     } else granted = spell.gen === claim.gen + 1 && spell.claimAt >= 0 && at - spell.claimAt >= leaseMs;
     if (granted) spell.claimAt = at;
   }
-  return { granted, spell: { ...spell } };
+  return { granted, spell: copyOf(spell) };
 };
 
 /** The raise granted for this claim is stored: no other instance takes it over. */

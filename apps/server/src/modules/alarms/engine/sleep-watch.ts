@@ -37,16 +37,18 @@ export interface Tracker {
   raised: boolean;
   /** The value that made the last sample count, for the alarm's detail. */
   value: number;
-  /** With shared spells (several instances): the number of the spell `since` belongs to. */
-  spell?: number;
+  /** With shared spells (several instances): the number of the spell `since` belongs to; -1 without. */
+  spell: number;
   /** With shared spells: the raises claimed on that spell, as last known here. */
-  gen?: number;
+  gen: number;
 }
 
 export type SleepTrackers = Record<SleepAlarmType, Tracker>;
 
 export const newTrackers = (): SleepTrackers =>
-  Object.fromEntries(SLEEP_ALARM_TYPES.map((t) => [t, { since: null, raised: false, value: 0 }])) as SleepTrackers;
+  Object.fromEntries(
+    SLEEP_ALARM_TYPES.map((t) => [t, { since: null, raised: false, value: 0, spell: -1, gen: 0 }]),
+  ) as SleepTrackers;
 
 export const durationOf = (type: SleepAlarmType, rules: AlarmRules): number =>
   rules.durations[SLEEP_DURATION_KEYS[type]];
