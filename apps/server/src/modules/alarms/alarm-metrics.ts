@@ -11,6 +11,18 @@ export class AlarmMetrics {
     registers: [this.registry],
   });
 
+  private readonly spellSamples = new Counter({
+    name: 'vigil_alarm_spell_samples_total',
+    help: 'Sleep-monitor samples judged on the spells shared between instances (shared), or on this instance alone because Redis did not answer (local)',
+    labelNames: ['judged'] as const,
+    registers: [this.registry],
+  });
+  private readonly spellClaims = new Counter({
+    name: 'vigil_alarm_spell_claims_total',
+    help: 'Duration alarms asked of the shared spells: granted to this instance, refused (raised elsewhere or ended), or raised unasked (Redis did not answer)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly raised = new Counter({
     name: 'vigil_alarms_raised_total',
     help: 'Alarms raised on this instance, by level and type (repeats after a snooze included)',
@@ -50,6 +62,14 @@ export class AlarmMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+
+  countSpellSample(judged: 'shared' | 'local'): void {
+    this.spellSamples.inc({ judged });
+  }
+
+  countSpellClaim(outcome: 'granted' | 'refused' | 'unasked'): void {
+    this.spellClaims.inc({ outcome });
+  }
 
   countWatchRelease(outcome: 'released' | WatchRefusal): void {
     this.watchReleases.inc({ outcome });

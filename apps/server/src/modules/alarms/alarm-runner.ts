@@ -13,6 +13,7 @@ import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
 import type { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';
+import type { SharedSpells } from './shared-spells.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Decision, EventDecision, Subject, WatchRelease } from './engine/engine-types.ts';
 import { refusalOf, watchTarget } from './engine/watch-release.ts';
@@ -74,6 +75,8 @@ export interface AlarmRunnerDeps {
   feed: DeviceFeed;
   repo: AlarmRepository;
   spells: AlarmSpellStore;
+  /** Several instances (REDIS_URL): duration spells shared between them instead of counted here (decision 0039). */
+  shared?: SharedSpells;
   metrics: AlarmMetrics;
   log: Log;
   tickMs?: number;
@@ -100,6 +103,8 @@ export class AlarmRunner {
   /** Devices whose spells this instance wrote last time: removed when theirs end. */
   private spellsWritten = new Set<string>();
   private spellWrite: Promise<void> | undefined;
+  /** Empty rooms being checked against every instance's stored motion (several instances). */
+  private readonly confirming = new Set<Promise<void>>();
   private unsubscribe: (() => void) | undefined;
   private started = false;
   private markReady: () => void = () => undefined;
@@ -137,7 +142,8 @@ export class AlarmRunner {
       });
     }
     engine.restore(open);
-    for (const stored of await this.deps.spells.load()) {
+    // Shared spells outlive any one instance: alarm_spell is the one instance's restart.
+    for (const stored of this.deps.shared ? [] : await this.deps.spells.load()) {
       // Every row is this instance's to replace or remove at its next write; only fresh ones go on.
       this.spellsWritten.add(stored.deviceId);
       if (now.getTime() - stored.updatedAt.getTime() > SPELLS.freshMs) continue;
@@ -160,10 +166,12 @@ export class AlarmRunner {
         engine.watchMotion(watch.subject(context, now), motionAt.get(context.deviceId) ?? now);
 
     this.unsubscribe = this.deps.feed.subscribe((item) => this.onFeed(item), ['vitals', 'status']);
-    this.timer = setInterval(() => this.enqueue(engine.tick(clock.now())), this.deps.tickMs ?? 1000);
+    this.timer = setInterval(() => this.tick(), this.deps.tickMs ?? 1000);
     this.timer.unref();
-    this.spellTimer = setInterval(() => void this.writeSpells(), this.deps.spellWriteMs ?? SPELLS.writeEveryMs);
-    this.spellTimer.unref();
+    if (!this.deps.shared) {
+      this.spellTimer = setInterval(() => void this.writeSpells(), this.deps.spellWriteMs ?? SPELLS.writeEveryMs);
+      this.spellTimer.unref();
+    }
     this.markReady();
   }
 
@@ -173,9 +181,17 @@ export class AlarmRunner {
     if (this.spellTimer) clearInterval(this.spellTimer);
     this.timer = this.spellTimer = undefined;
     this.deps.watch.stop();
+    // Samples and raises the shared spells are still answering are written before the lanes close.
+    await this.deps.shared?.idle();
+    await Promise.all(this.confirming);
     await this.lanes.close();
     // A rolling restart goes on counting from here.
-    if (this.started) await this.writeSpells();
+    if (this.started && !this.deps.shared) await this.writeSpells();
+  }
+
+  /** The passing of time: durations that ran out between samples, rooms empty too long. */
+  tick(): void {
+    this.enqueue(this.deps.engine.tick(this.deps.clock.now()));
   }
 
   /** Writes the duration clocks that have run a while; one write at a time, failures logged and retried next time. */
@@ -224,9 +240,11 @@ export class AlarmRunner {
     return this.lanes.holdsWaiting;
   }
 
-  /** Writes what waits; for tests and shutdown. */
-  flush(): Promise<void> {
-    return this.lanes.drain();
+  /** Writes what waits, once the shared spells have answered; for tests and shutdown. */
+  async flush(): Promise<void> {
+    await this.deps.shared?.idle();
+    await Promise.all(this.confirming);
+    await this.lanes.drain();
   }
 
   /**
@@ -296,9 +314,10 @@ export class AlarmRunner {
     if (item.kind === 'vitals') {
       const { context, telemetry: t, receivedAt } = item;
       const subject = this.deps.watch.subject(context, receivedAt);
-      this.enqueue(
-        this.deps.engine.vitals(subject, { hr: t.hr, rr: t.rr, inBed: t.inBed, move: t.move, mat: t.mat }, receivedAt),
-      );
+      const sample = { hr: t.hr, rr: t.rr, inBed: t.inBed, move: t.move, mat: t.mat };
+      if (this.deps.shared)
+        this.deps.shared.vitals(subject, { ...sample, seq: t.seq, ts: t.ts }, receivedAt, (d) => this.enqueue(d));
+      else this.enqueue(this.deps.engine.vitals(subject, sample, receivedAt));
     } else if (item.kind === 'status' && item.status.battery !== undefined) {
       const now = this.deps.clock.now();
       this.enqueue(this.deps.engine.battery(this.deps.watch.subject(item.context, now), item.status.battery, now));
@@ -306,12 +325,64 @@ export class AlarmRunner {
   }
 
   private enqueue(decisions: readonly Decision[]): void {
-    for (const d of decisions)
-      this.lanes.add(d).catch((error: unknown) => {
+    const { shared } = this.deps;
+    for (const d of decisions) {
+      // A raise on a spell shared by several instances is stored by the one the ledger grants it to.
+      if (shared?.needsClaim(d))
+        shared.claim(d, this.deps.clock.now(), (granted) => granted.forEach((g) => this.add(g)));
+      else if (shared && d.op === 'raise' && d.key.type === 'NO_MOTION') this.confirmEmptyRoom(d);
+      else this.add(d);
+    }
+  }
+
+  /**
+   * Several instances store a sensor's motion events between them, so this engine's empty-room
+   * clock runs on part of them: the room is empty only if no instance stored a motion since the
+   * clock's start. Otherwise the clock goes on from that motion. Not known (the database does not
+   * answer): raised, as one instance would. Stored only if the engine still holds it: a motion
+   * taken here meanwhile released it, and the release is in the device's lane already.
+   */
+  private confirmEmptyRoom(d: Extract<Decision, { op: 'raise' }>): void {
+    const { db, engine, log } = this.deps;
+    const raiseIfHeld = () => {
+      if (engine.openTypes(d.key.deviceId).has(d.key.type)) this.add(d);
+    };
+    const confirming: Promise<void> = db
+      .select({ at: max(deviceEvents.occurredAt) })
+      .from(deviceEvents)
+      .where(
+        and(
+          eq(deviceEvents.deviceId, d.key.deviceId),
+          eq(deviceEvents.event, 'motion'),
+          gt(deviceEvents.occurredAt, d.since),
+        ),
+      )
+      .then(
+        ([row]) => {
+          if (!row?.at) return raiseIfHeld();
+          engine.undo([d]);
+          engine.watchMotion(d.subject, row.at);
+        },
+        (error: unknown) => {
+          log.warn({ err: String(error), deviceId: d.key.deviceId }, 'last motion not read; room taken as empty');
+          raiseIfHeld();
+        },
+      )
+      .finally(() => this.confirming.delete(confirming));
+    this.confirming.add(confirming);
+  }
+
+  private add(d: Decision): void {
+    this.lanes.add(d).then(
+      () => {
+        if (this.deps.shared?.needsClaim(d)) this.deps.shared.confirm(d);
+      },
+      (error: unknown) => {
         // Refused (backlog full, or stopping): the engine must decide it again, not take it as stored.
         this.deps.engine.undo([d]);
         if (error instanceof BacklogFull) this.deps.log.error({ alarm: d.key }, 'alarm backlog full; decision dropped');
-      });
+      },
+    );
   }
 
   /** The device as it was when it sent the event (the stamp on the row), with today's rules. */

@@ -15,8 +15,10 @@ import { AlarmService } from './alarm.service.ts';
 import { ALARM_SETTINGS_CHANGED, AlarmSettingsService } from './alarm-settings.service.ts';
 import { ALARM_EVENT, AlarmRunner, type AlarmPayload } from './alarm-runner.ts';
 import { AlarmSpellStore } from './alarm-spell.store.ts';
-import { AlarmEngine } from './engine/alarm-engine.ts';
+import { AlarmEngine, VITALS_GAP_MS } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
+import { RedisSpellLedger } from './redis-spell-ledger.ts';
+import { SharedSpells } from './shared-spells.ts';
 import { WatchDirectory } from './watch-directory.ts';
 import { BedAlarmSettingsService } from './bed-alarm-settings.service.ts';
 import { AlarmNotifier } from './notify/alarm-notifier.ts';
@@ -41,10 +43,15 @@ export const buildAlarmsModule = (
   deps: AlarmDeps,
 ): Module<ReturnType<typeof buildAlarmServices>, ReturnType<typeof alarmHandlers>> => {
   const services = buildAlarmServices(deps);
+  const { spellLedger } = services;
   return {
     services,
     handlers: alarmHandlers(services.alarms, services.settings, services.bedSettings),
     parts: [
+      // Before the engine, which asks it for every sample; stopped after it.
+      ...(spellLedger
+        ? [{ name: 'shared alarm spells (Redis)', start: () => spellLedger.start(), stop: () => spellLedger.stop() }]
+        : []),
       {
         name: 'alarm engine',
         start: (report) => services.runner.start(report),
@@ -71,6 +78,10 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     () => settings.all(),
     () => bedSettings.all(),
   );
+  // Several instances share each device's samples (REDIS_URL): its duration spells are kept in Redis (decision 0039).
+  const spellLedger = deps.config.redisUrl
+    ? new RedisSpellLedger(deps.config.redisUrl, deps.log, VITALS_GAP_MS)
+    : undefined;
   const runner = new AlarmRunner({
     db: deps.db,
     transactions: deps.transactions,
@@ -81,6 +92,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     feed: deps.gateway.feed,
     repo,
     spells: new AlarmSpellStore(deps.db),
+    shared: spellLedger ? new SharedSpells({ engine, ledger: spellLedger, metrics, log: deps.log }) : undefined,
     metrics,
     log: deps.log,
   });
@@ -154,5 +166,5 @@ const buildAlarmServices = (deps: AlarmDeps) => {
       raised.map((event) => event.payload.alarm as AlarmPayload),
     );
   });
-  return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier, metrics };
+  return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier, metrics, spellLedger };
 };

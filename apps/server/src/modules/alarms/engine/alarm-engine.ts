@@ -14,17 +14,20 @@ import type {
   EngineEvent,
   EventDecision,
   MinuteOfDay,
+  SpellClaim,
   Subject,
   VitalsSample,
 } from './engine-types.ts';
+import { CLAIM_LEASE_MS, type MergedSample, type SharedSpell, type SpellVerdict } from './shared-spell.ts';
 import {
   durationOf,
   measureOf,
   newTrackers,
-  sleepCondition,
   valueOf,
+  verdictOf,
   watched,
   type SleepTrackers,
+  type Tracker,
 } from './sleep-watch.ts';
 import { WATCH_CLOCK_SKEW_MS, watchTarget } from './watch-release.ts';
 
@@ -255,19 +258,18 @@ export class AlarmEngine {
     const gap = !state.lastVitalsAt || at.getTime() - state.lastVitalsAt.getTime() > VITALS_GAP_MS;
     state.lastVitalsAt = at;
     state.resumed = false;
-    const { rules } = subject;
     const minute = this.minuteOfDay(at);
     for (const type of SLEEP_ALARM_TYPES) {
       const tracker = trackers[type];
-      if (!sleepCondition(type, sample, rules)) {
+      const verdict = verdictOf(type, sample, subject, minute);
+      if (verdict === 'clear') {
         if (tracker.raised) this.release(state, type, at, RELEASE_KIND.automatic, out);
         tracker.since = null;
         tracker.raised = false;
         continue;
       }
       tracker.value = valueOf(type, sample);
-      const eligible = subject.occupied && watched(type, rules, minute) && !(type === 'LEAVE_BED' && subject.absent);
-      if (!eligible) {
+      if (verdict === 'pause') {
         // Out of its time range, checked out or away: nothing is counted; an open alarm stays until it clears.
         if (!tracker.raised) tracker.since = null;
         continue;
@@ -277,6 +279,73 @@ export class AlarmEngine {
       this.due(state, type, at, out);
     }
     return out;
+  }
+
+  /** How one sample stands for each sleep-monitor alarm, in SLEEP_ALARM_TYPES order: what shared spells merge. */
+  sleepVerdicts(subject: Subject, sample: VitalsSample, at: Date): SpellVerdict[] {
+    const minute = this.minuteOfDay(at);
+    return SLEEP_ALARM_TYPES.map((type) => verdictOf(type, sample, subject, minute));
+  }
+
+  /**
+   * One vitals sample when several instances share the device's samples (decision 0039):
+   * `merged` is every type's spell after this sample, merged with the others' samples in the
+   * device's order by the shared ledger. The engine takes each spell as it is there (its start,
+   * and whether it was raised), then releases and raises on it as `vitals` does on its own; a
+   * raise carries its claim, which the ledger grants to one instance.
+   */
+  sharedVitals(
+    subject: Subject,
+    sample: VitalsSample,
+    at: Date,
+    verdicts: readonly SpellVerdict[],
+    merged: MergedSample,
+    leaseMs = CLAIM_LEASE_MS,
+  ): Decision[] {
+    const state = this.stateOf(subject);
+    const out: Decision[] = [];
+    if (sample.mat) this.mat(state, sample.mat === 'dislodged', at, at, out);
+    const trackers = (state.sleep ??= newTrackers());
+    // Heard from by any instance: the gap that ends a spell is the device's silence, not this instance's.
+    const lastAt = merged.lastAt > at.getTime() ? new Date(merged.lastAt) : at;
+    if (!state.lastVitalsAt || state.lastVitalsAt < lastAt) state.lastVitalsAt = lastAt;
+    state.resumed = false;
+    for (let i = 0; i < SLEEP_ALARM_TYPES.length; i++) {
+      const type = SLEEP_ALARM_TYPES[i] as (typeof SLEEP_ALARM_TYPES)[number];
+      const spell = merged.spells[i];
+      if (!spell) continue;
+      adoptSpell(trackers[type], spell, at.getTime(), leaseMs);
+      const verdict = verdicts[i];
+      if (verdict === 'clear') {
+        // Ended a raised spell: released here, told to this instance alone. Or its alarm is open
+        // here (raised here or heard of) and the instance told may have died before storing it.
+        if (spell.released || (!spell.stale && state.open.has(type)))
+          this.release(state, type, at, RELEASE_KIND.automatic, out, spell.released);
+      } else if (verdict === 'hold' && !spell.stale) {
+        trackers[type].value = valueOf(type, sample);
+        this.afterSnooze(state, type, at);
+        this.due(state, type, at, out);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The shared ledger's answer to a raise's claim: granted, the raise is this instance's to
+   * store; refused (another instance raised it, or the spell ended meanwhile), the engine takes
+   * the spell as it is there and holds the alarm open only if it was raised.
+   */
+  claimAnswered(key: AlarmKey, spell: SharedSpell, granted: boolean, now: Date, leaseMs = CLAIM_LEASE_MS): void {
+    const state = this.devices.get(key.deviceId);
+    const tracker = state && this.sleepTracker(state, key.type);
+    if (!state || !tracker) return;
+    if (granted) {
+      tracker.spell = spell.n;
+      tracker.gen = spell.gen;
+      return;
+    }
+    adoptSpell(tracker, spell, now.getTime(), leaseMs);
+    if (!tracker.raised) state.open.delete(key.type);
   }
 
   /** A battery level reported in the device's status. */
@@ -336,7 +405,8 @@ export class AlarmEngine {
     tracker.raised = true;
     const seconds = Math.round(held);
     const measure = measureOf(type, tracker.value, state.subject.rules, seconds);
-    this.raise(state, type, tracker.since, now, { duration: seconds, value: tracker.value }, measure, out);
+    const claim = tracker.spell < 0 ? undefined : { n: tracker.spell, gen: tracker.gen };
+    this.raise(state, type, tracker.since, now, { duration: seconds, value: tracker.value }, measure, out, claim);
   }
 
   private mat(state: DeviceState, dislodged: boolean, since: Date, now: Date, out: Decision[]): void {
@@ -352,6 +422,7 @@ export class AlarmEngine {
     detail: Record<string, number | string | boolean>,
     measure: AlarmMeasure | null,
     out: Decision[],
+    claim?: SpellClaim,
   ): void {
     const { subject } = state;
     if (subject.rules.off.includes(type)) return;
@@ -366,6 +437,7 @@ export class AlarmEngine {
       detail,
       measure,
       counts: !CONDITIONS.has(type),
+      ...(claim ? { claim } : {}),
     });
   }
 
@@ -426,3 +498,19 @@ export class AlarmEngine {
     return state;
   }
 }
+
+/**
+ * Takes a shared spell into this engine's tracker: its start, and whether it was raised — a
+ * raise claimed but not confirmed stored within the lease counts as not raised, so some
+ * instance claims it again. The same spell with the same raises keeps what the engine knows of
+ * it (a handled alarm's snooze).
+ */
+const adoptSpell = (tracker: Tracker, spell: SharedSpell, now: number, leaseMs: number): void => {
+  if (spell.since < 0) tracker.since = null;
+  else if (tracker.since?.getTime() !== spell.since) tracker.since = new Date(spell.since);
+  const raises = spell.claimAt >= 0 && now - spell.claimAt >= leaseMs ? spell.gen - 1 : spell.gen;
+  if (tracker.spell === spell.n && tracker.gen === raises && tracker.since) return;
+  tracker.spell = spell.n;
+  tracker.gen = raises;
+  tracker.raised = raises > 0;
+};

@@ -21,6 +21,12 @@ export interface Subject {
   rules: AlarmRules;
 }
 
+/** A raise asked of the shared spells: the spell's number and the raises claimed on it so far. */
+export interface SpellClaim {
+  n: number;
+  gen: number;
+}
+
 /** An alarm's identity: one open alarm per device and type. */
 export interface AlarmKey {
   deviceId: string;
@@ -45,6 +51,11 @@ export type Decision =
        * open, as another instance may, changes nothing.
        */
       counts: boolean;
+      /**
+       * A duration alarm on a spell shared by several instances: raised only once the shared
+       * ledger grants this instance the spell's (gen + 1)-th raise (decision 0039).
+       */
+      claim?: SpellClaim;
     }
   | {
       op: 'release';

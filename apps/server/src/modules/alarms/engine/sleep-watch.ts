@@ -6,7 +6,8 @@ import {
   type AlarmRules,
   type SleepAlarmType,
 } from '@vigil/contract';
-import type { VitalsSample } from './engine-types.ts';
+import type { Subject, VitalsSample } from './engine-types.ts';
+import type { SpellVerdict } from './shared-spell.ts';
 
 /** Whether one sample shows the condition of a sleep-monitor alarm (before duration and time range). */
 export const sleepCondition = (type: SleepAlarmType, v: VitalsSample, rules: AlarmRules): boolean => {
@@ -36,12 +37,18 @@ export interface Tracker {
   raised: boolean;
   /** The value that made the last sample count, for the alarm's detail. */
   value: number;
+  /** With shared spells (several instances): the number of the spell `since` belongs to; -1 without. */
+  spell: number;
+  /** With shared spells: the raises claimed on that spell, as last known here. */
+  gen: number;
 }
 
 export type SleepTrackers = Record<SleepAlarmType, Tracker>;
 
 export const newTrackers = (): SleepTrackers =>
-  Object.fromEntries(SLEEP_ALARM_TYPES.map((t) => [t, { since: null, raised: false, value: 0 }])) as SleepTrackers;
+  Object.fromEntries(
+    SLEEP_ALARM_TYPES.map((t) => [t, { since: null, raised: false, value: 0, spell: -1, gen: 0 }]),
+  ) as SleepTrackers;
 
 export const durationOf = (type: SleepAlarmType, rules: AlarmRules): number =>
   rules.durations[SLEEP_DURATION_KEYS[type]];
@@ -49,6 +56,16 @@ export const durationOf = (type: SleepAlarmType, rules: AlarmRules): number =>
 /** Whether the type is watched for this bed at this minute of the day. */
 export const watched = (type: SleepAlarmType, rules: AlarmRules, minute: number): boolean =>
   !rules.off.includes(type) && inTimeRange(rules.ranges[type], minute);
+
+/**
+ * How one sample stands for one type: the condition and counted (`hold`), the condition but not
+ * watched (out of its time range, no resident checked in, away: `pause`), or not the condition (`clear`).
+ */
+export const verdictOf = (type: SleepAlarmType, v: VitalsSample, subject: Subject, minute: number): SpellVerdict => {
+  if (!sleepCondition(type, v, subject.rules)) return 'clear';
+  const counted = subject.occupied && watched(type, subject.rules, minute) && !(type === 'LEAVE_BED' && subject.absent);
+  return counted ? 'hold' : 'pause';
+};
 
 /** The measured value a sample gives an alarm's detail. */
 export const valueOf = (type: SleepAlarmType, v: VitalsSample): number => {
