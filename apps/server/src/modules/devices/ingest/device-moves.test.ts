@@ -3,7 +3,7 @@ import { deviceCalls, facilityCalls, residentCalls, topicOf } from '@vigil/contr
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../clock.ts';
-import { alarms, areas, beds, deviceEvents, residents, rooms } from '../../../db/schema.ts';
+import { alarms, areas, beds, deviceEvents, devices, residents, rooms } from '../../../db/schema.ts';
 import { createTestApp, openTestDatabase, type DbTarget, type TestApp, type TestDb } from '../../../test/harness.ts';
 import { until } from '../../../test/until.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
@@ -276,6 +276,20 @@ describe(`a move reaches every device directory at once (${target})`, () => {
   };
 
   describe('on the instance that took the call', () => paths(() => a));
+
+  it('an event stored before a move’s announcement arrives is stamped as the database has it', async () => {
+    const button = id('UN');
+    await loadStock(a, w.admin, [{ deviceId: button, deviceType: T.sos }]);
+    await addDevice(a, w.aHome.token, button, T.sos);
+    await loadAll();
+    // Moved by a transaction whose announcement has not reached this directory (the relay is slow or down).
+    await a.database.db.update(devices).set({ providerId: w.bGroup.id }).where(eq(devices.deviceId, button));
+    expect(a.services.devices.gateway.directory.get(button)?.providerId).toBe(w.aHome.id);
+    await press(a, button);
+    expect((await alarmsOf(button)).map((x) => x.providerId)).toEqual([w.bGroup.id]);
+    // The storing transaction's read corrected the directory too.
+    expect(a.services.devices.gateway.directory.get(button)?.providerId).toBe(w.bGroup.id);
+  });
 
   describe.skipIf(!REDIS_URL)(
     `on a second instance sharing the database and Redis${REDIS_URL ? '' : ' — skipped: REDIS_URL is not set'}`,
