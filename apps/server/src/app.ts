@@ -117,11 +117,18 @@ export const buildServices = (deps: AppDeps) => {
   const auth = buildAuthModule({ ...shared, config, signIn, log });
   const system = buildSystemModule({ ...shared, settings, transactions });
   // Devices before the facility: a bed shows its device's state, read at the devices module's front door.
-  const devices = buildDevicesModule({ ...shared, config, log, transactions });
-  const facility = buildFacilityModule({ ...shared, deviceStates: devices.services.states });
+  const devices = buildDevicesModule({ ...shared, config, log, transactions, events });
+  // Bed links move devices and residents: each move is announced through the devices module's moves.
+  const facility = buildFacilityModule({
+    ...shared,
+    transactions,
+    deviceStates: devices.services.states,
+    deviceMoves: devices.services.moves,
+  });
   const care = buildCareModule({ ...shared, transactions });
   const residents = buildResidentsModule({
     ...shared,
+    transactions,
     facility: facility.services,
     communities: care.services.communities,
   });
@@ -271,6 +278,13 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   if (relay) app.addHook('onClose', () => relay.stop());
   // Alarms raised elsewhere while the relay was down never reached this instance's consoles.
   relay?.onGap(() => services.sockets.askToCheck(null));
+  // Nor did the moves and absences announced there: every device and absence is read again.
+  relay?.onGap(() => {
+    const failed = (error: unknown) =>
+      app.log.warn({ err: redactedError(error) }, 'devices and absences not read again after a relay gap');
+    services.devices.gateway.directory.load().catch(failed);
+    services.alarms.watch.load().catch(failed);
+  });
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
   const report = (part: string, error: unknown) =>

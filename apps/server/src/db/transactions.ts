@@ -28,6 +28,12 @@ export interface TransactOptions {
 /** Records an event in the running transaction; it is published only if the transaction commits. */
 export type Emit = (event: DomainEvent) => void;
 
+/** A caller's running transaction and where the events of work done inside it go. */
+export interface Within {
+  tx: Executor;
+  emit: Emit;
+}
+
 export const constraintError = (error: unknown, messages: ConstraintMessages): AppError | undefined => {
   const db = dbErrorOf(error);
   if (!db?.constraint || (db.code !== UNIQUE_VIOLATION && db.code !== FOREIGN_KEY_VIOLATION)) return undefined;
@@ -88,6 +94,29 @@ export const transact = async <T>(
 };
 
 /**
+ * Runs `work` in a savepoint of the caller's transaction (retried as `transact` does); what it
+ * emits joins the caller's events only once the savepoint holds, so a refused or retried attempt
+ * tells nobody of a change that did not happen.
+ */
+export const transactWithin = async <T>(
+  within: Within,
+  work: (tx: Tx, emit: Emit) => Promise<T>,
+  options: TransactOptions = {},
+): Promise<T> => {
+  let emitted: DomainEvent[] = [];
+  const value = await transact(
+    within.tx,
+    (tx) => {
+      emitted = [];
+      return work(tx, (event) => emitted.push(event));
+    },
+    options,
+  );
+  for (const event of emitted) within.emit(event);
+  return value;
+};
+
+/**
  * The one way to change data and tell the rest of the system: `run` opens a transaction whose
  * work may `emit` domain events; the reactions registered for their types run in that
  * transaction, the events are written to the outbox in it, and they are published to the stream
@@ -140,6 +169,15 @@ export class Transactions {
     );
     if (stored.length) await this.publish(stored);
     return result;
+  }
+
+  /** `run`, or inside a caller's transaction (`within`) a savepoint of it (`transactWithin`). */
+  runWithin<T>(
+    within: Within | undefined,
+    work: (tx: Tx, emit: Emit) => Promise<T>,
+    options: TransactOptions = {},
+  ): Promise<T> {
+    return within ? transactWithin(within, work, options) : this.run(work, options);
   }
 
   /**

@@ -30,6 +30,7 @@ import { mergeObjects, seedFacility } from './tenancy-facility.ts';
 import { seedCare } from './tenancy-care.ts';
 import { seedResidents } from './tenancy-residents.ts';
 import { seedDevices } from './tenancy-devices.ts';
+import { liveMoveCase } from './tenancy-live.ts';
 import { seedReports } from './tenancy-reports.ts';
 import {
   diffSnapshots,
@@ -330,8 +331,17 @@ const planAll = (refs: ProbeRefs) => {
   return { plans, errors, skipped };
 };
 
-/** The matrix on one database; each database has its own test file, so the two run in parallel. */
-export const tenancyMatrix = (target: DbTarget): void =>
+/**
+ * The matrix on one database; each database has its own test file, so the two run in parallel.
+ * Its live-path case (tenancy-live.ts) follows: what the calls refuse, the alarm path must not
+ * deliver either.
+ */
+export const tenancyMatrix = (target: DbTarget): void => {
+  describeOnDb(target, 'tenancy matrix (%s): the live path', () => liveMoveCase(target));
+  calledMatrix(target);
+};
+
+const calledMatrix = (target: DbTarget): void =>
   describeOnDb(target, 'tenancy matrix (%s)', () => {
     let app: TestApp;
     let world: World;

@@ -8,7 +8,7 @@ import {
 } from '@vigil/contract';
 import { and, eq, getTableColumns, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
-import { alarms, alarmTimeline } from '../../db/schema.ts';
+import { alarms, alarmTimeline, devices } from '../../db/schema.ts';
 
 export type AlarmRow = typeof alarms.$inferSelect;
 
@@ -209,6 +209,28 @@ export class AlarmRepository {
       .where(and(eq(alarms.id, id), or(eq(alarms.releaseKind, 0), eq(alarms.awaitingAck, true))))
       .returning();
     return row;
+  }
+
+  /**
+   * Releases the open alarms of these devices that were raised for a provider the device no longer
+   * serves (moved to another, deleted, replaced): kind 2 and awaiting acknowledgement, so they stay
+   * pending for that provider's caregivers but no longer hold the device's open slot, and what the
+   * device raises next is a new alarm of where it serves now, never a repeat counted on the old one.
+   * Answers those released.
+   */
+  async releaseLeftBehind(db: Executor, deviceIds: readonly string[], at: Date): Promise<AlarmRow[]> {
+    if (!deviceIds.length) return [];
+    return db
+      .update(alarms)
+      .set({ releaseKind: RELEASE_KIND.automatic, releasedAt: at, awaitingAck: true })
+      .where(
+        and(
+          inArray(alarms.deviceId, [...deviceIds]),
+          eq(alarms.releaseKind, RELEASE_KIND.none),
+          sql`${alarms.providerId} is distinct from (select d.provider_id from ${devices} d where d.device_id = ${alarms.deviceId})`,
+        ),
+      )
+      .returning();
   }
 
   async byId(db: Executor, id: number): Promise<AlarmRow | undefined> {

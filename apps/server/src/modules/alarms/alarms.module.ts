@@ -8,6 +8,8 @@ import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
+import type { DeviceContext } from '../devices/ingest/device-directory.ts';
+import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from '../residents/absence-events.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
 import { AlarmMetrics } from './alarm-metrics.ts';
@@ -21,6 +23,7 @@ import { RedisSpellLedger } from './redis-spell-ledger.ts';
 import { SharedSpells } from './shared-spells.ts';
 import { WatchDirectory } from './watch-directory.ts';
 import { BedAlarmSettingsService } from './bed-alarm-settings.service.ts';
+import { LEFT_BEHIND, releaseLeftBehind } from './left-behind.ts';
 import { AlarmNotifier } from './notify/alarm-notifier.ts';
 import { chatWebhook, httpSms } from './notify/channels.ts';
 
@@ -135,13 +138,46 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   // Raised or released on another instance (which took part of the same device's telemetry).
   deps.events.subscribe(
     (event) => {
+      const alarm = event.payload.alarm as AlarmPayload;
+      // Left behind at a provider its device no longer serves (here or elsewhere): decided afresh where it serves now.
+      if (event.payload[LEFT_BEHIND] === true) {
+        engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType as AlarmType }, 'left behind');
+        return;
+      }
       if (event.origin === undefined) return;
-      runner.heardElsewhere(
-        event.type as (typeof ALARM_EVENT)['raised' | 'released'],
-        event.payload.alarm as AlarmPayload,
-      );
+      runner.heardElsewhere(event.type as (typeof ALARM_EVENT)['raised' | 'released'], alarm);
     },
     [ALARM_EVENT.raised, ALARM_EVENT.released],
+  );
+  // Every move's transaction releases what its devices leave behind at a provider they no longer serve.
+  deps.gateway.moves.onMoved(releaseLeftBehind(repo, deps.clock));
+  // A move reaches the engine as soon as the directory has it: what it raises from then on, an
+  // empty room found by the passing of time included, names where the device is now.
+  const replace = (contexts: Iterable<DeviceContext>) => {
+    const now = deps.clock.now();
+    for (const context of contexts) engine.moved(watch.subject(context, now));
+  };
+  deps.gateway.directory.onChange((changed) => {
+    try {
+      replace(changed);
+    } catch (error) {
+      deps.log.error({ err: String(error) }, 'moved devices not re-placed in the alarm engine');
+    }
+  });
+  // A resident away or back: the bed-leaving watch pauses or resumes from the next sample on.
+  deps.events.subscribe(
+    (event) => {
+      const { residentId, absences } = event.payload as unknown as ResidentAbsenceChanged;
+      watch.setAbsences(
+        residentId,
+        absences.map((a) => ({
+          startsAt: new Date(a.startsAt),
+          endsAt: a.endsAt === null ? null : new Date(a.endsAt),
+        })),
+      );
+      replace([...deps.gateway.directory.all()].filter((context) => context.residentId === residentId));
+    },
+    [RESIDENT_ABSENCE_CHANGED],
   );
   const channels = [
     ...(deps.config.notify.sms ? [httpSms(deps.config.notify.sms.url, deps.config.notify.sms.key)] : []),

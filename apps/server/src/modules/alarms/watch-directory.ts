@@ -64,6 +64,9 @@ export class WatchDirectory {
   /** Rules by provider and community, built once per load. */
   private rules = new Map<string, AlarmRules>();
   private absences = new Map<number, Absence[]>();
+  /** Loads and announced absence changes are numbered: a load never undoes a change announced after it began. */
+  private reads = 0;
+  private readonly absencesSetBy = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -75,6 +78,7 @@ export class WatchDirectory {
   ) {}
 
   async load(): Promise<void> {
+    const read = ++this.reads;
     const now = this.clock.now();
     const [residentRows, communityRows, absenceRows, providerSettings, residentRules, sleepRows] = await Promise.all([
       this.db
@@ -116,7 +120,23 @@ export class WatchDirectory {
     this.rules = new Map();
     const absences = new Map<number, Absence[]>();
     for (const a of absenceRows) absences.set(a.residentId, [...(absences.get(a.residentId) ?? []), a]);
+    for (const [residentId, setBy] of this.absencesSetBy) {
+      if (setBy <= read) {
+        this.absencesSetBy.delete(residentId);
+        continue;
+      }
+      const announced = this.absences.get(residentId);
+      if (announced) absences.set(residentId, announced);
+      else absences.delete(residentId);
+    }
     this.absences = absences;
+  }
+
+  /** A resident's absences as a committed change announced them (here or on another instance). */
+  setAbsences(residentId: number, absences: readonly Absence[]): void {
+    this.absencesSetBy.set(residentId, ++this.reads);
+    if (absences.length) this.absences.set(residentId, [...absences]);
+    else this.absences.delete(residentId);
   }
 
   start(onError: (error: unknown) => void): void {

@@ -7,6 +7,7 @@ import {
 } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
+import type { Emit, Transactions } from '../../db/transactions.ts';
 import type { devices } from '../../db/schema.ts';
 import { fail } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
@@ -71,6 +72,7 @@ export class CommandService {
 
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     /** Whether the device gateway sees the device online now (undefined: it never spoke to it). */
@@ -146,10 +148,11 @@ export class CommandService {
   async queueWith<C extends AnyCommand>(
     caller: Caller,
     ip: string,
-    prepare: (tx: Executor) => Promise<{ device: DeviceRecord; spec: QueueSpec<C> }>,
+    /** Finds and checks the device; may change more in the transaction and announce it (`emit`). */
+    prepare: (tx: Executor, emit: Emit) => Promise<{ device: DeviceRecord; spec: QueueSpec<C> }>,
   ): Promise<CommandReceipt<C>> {
-    const receipt = await this.db.transaction(async (tx) => {
-      const { device, spec } = await prepare(tx);
+    const receipt = await this.transactions.run(async (tx, emit) => {
+      const { device, spec } = await prepare(tx, emit);
       const now = this.clock.now();
       if (spec.supersede) await spec.supersede(tx, device, now);
       else await this.repo.supersede(tx, device.id, spec.command, now);

@@ -1,5 +1,6 @@
 import { DEVICE_TYPES, type BinaryBody, type DeviceRow, type Language, type UploadedFile } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { Caller } from '../../core/caller.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import {
@@ -42,6 +43,7 @@ const asSheetProblem =
 export class DeviceSheetService {
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly s: DeviceServices,
   ) {}
 
@@ -131,9 +133,15 @@ export class DeviceSheetService {
     kinds?: AddRules['kinds'],
   ): Promise<number> {
     const content = await readSheet(file, sheet, actor.lang);
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const rows = content.records.map((r) => input(r.values as Record<string, unknown>));
-      const { problems } = await this.s.devices.addMany(actor.caller, rows, tx, actor.ip, kinds ? { kinds } : {});
+      const { problems } = await this.s.devices.addMany(
+        actor.caller,
+        rows,
+        { tx, emit },
+        actor.ip,
+        kinds ? { kinds } : {},
+      );
       refuseOnProblems(sheet, actor.lang, content, problems);
     });
     return content.records.length;

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
+import { transactWithin, type Transactions, type Within } from '../../db/transactions.ts';
 import { AppError, fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { listScope, scopeIds, targetProvider } from '../../core/tenant.ts';
@@ -34,6 +35,7 @@ import {
 import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
 import type { DeviceState } from './device-state.ts';
 import { storedReport, type DeviceStates } from './device-state.service.ts';
+import type { DeviceMoves } from './ingest/device-moves.ts';
 import { FirmwareRepository } from '../firmware/firmware.repository.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';
@@ -91,6 +93,9 @@ export class DeviceService {
 
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
+    /** Adds and deletes move a device into and out of a provider: announced in their transaction. */
+    readonly moves: DeviceMoves,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     private readonly commands: CommandService,
@@ -261,7 +266,7 @@ export class DeviceService {
 
   /** Adds one device from the registry (insertDevice, addHost, a gateway's sub-device). */
   async add(caller: Caller, input: DeviceAdd, ip: string, rules: AddRules = {}): Promise<DeviceRecord> {
-    return this.db.transaction((tx) => this.addIn(caller, input, tx, ip, rules));
+    return this.transactions.run((tx, emit) => this.addIn(caller, input, { tx, emit }, ip, rules));
   }
 
   /**
@@ -269,7 +274,13 @@ export class DeviceService {
    * already added (here / elsewhere); then the gateway's kind and capacity. The registry row is
    * locked, so two adds of one device ID are serialised.
    */
-  async addIn(caller: Caller, input: DeviceAdd, tx: Executor, ip: string, rules: AddRules = {}): Promise<DeviceRecord> {
+  async addIn(
+    caller: Caller,
+    input: DeviceAdd,
+    { tx, emit }: Within,
+    ip: string,
+    rules: AddRules = {},
+  ): Promise<DeviceRecord> {
     let providerId: number;
     let host: DeviceRecord | undefined;
     if (input.hostDeviceId !== undefined) {
@@ -330,6 +341,8 @@ export class DeviceService {
       },
       tx,
     );
+    // Out of stock into a provider: the directory no longer stamps it as a device of none.
+    await this.moves.record(tx, emit, { deviceIds: [row.deviceId] });
     return row;
   }
 
@@ -342,7 +355,7 @@ export class DeviceService {
   async addMany(
     caller: Caller,
     rows: readonly unknown[],
-    tx: Executor,
+    within: Within,
     ip = '',
     rules: AddRules = {},
   ): Promise<{ added: number; problems: DeviceRowProblem[] }> {
@@ -352,7 +365,8 @@ export class DeviceService {
       hostDeviceId: DeviceAddInputSchema.shape.deviceId.optional(),
     });
     try {
-      await tx.transaction(async (batch) => {
+      // The batch's moves are announced only if the whole batch holds.
+      await transactWithin(within, async (batch, emit) => {
         for (const [index, raw] of rows.entries()) {
           const parsed = schema.safeParse(raw);
           if (!parsed.success) {
@@ -361,7 +375,9 @@ export class DeviceService {
             continue;
           }
           try {
-            await batch.transaction((sp) => this.addIn(caller, parsed.data, sp, ip, rules));
+            await transactWithin({ tx: batch, emit }, (sp, rowEmit) =>
+              this.addIn(caller, parsed.data, { tx: sp, emit: rowEmit }, ip, rules),
+            );
             added++;
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
@@ -402,9 +418,11 @@ export class DeviceService {
 
   /** Keeps (or stops keeping) the raw data of a device: a server-side setting, no command. */
   async setUploadData(caller: Caller, deviceId: string, uploadData: boolean, ip: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const device = await visibleDevice(this.repo, caller, deviceId, tx, true);
       await this.repo.update(tx, device.id, { uploadData, updatedAt: this.clock.now() });
+      // The ingest keeps raw samples from the next message on, not from the next reload.
+      await this.moves.record(tx, emit, { deviceIds: [device.deviceId] });
       await this.audit.byCaller(
         caller,
         ip,
@@ -422,17 +440,17 @@ export class DeviceService {
    * `expectType`: the type the caller names (he/deleteDevice); another one is a mismatch.
    */
   async remove(caller: Caller, deviceId: string, ip: string, expectType?: number): Promise<RemovalOutcome> {
-    const removed = await this.db.transaction(async (tx) => {
+    const removed = await this.transactions.run(async (tx, emit) => {
       const device = await visibleDevice(this.repo, caller, deviceId, tx, true);
       if (expectType !== undefined && device.typeCode !== expectType) throw fail('device.typeMismatch');
-      await this.removeIn(caller, device, tx, ip);
+      await this.removeIn(caller, device, { tx, emit }, ip);
       return device;
     });
     return this.telecom.removeRegistration(removed.thirdPartyId);
   }
 
   /** The delete itself, for a locked, visible device (also used by the gateway's replace). */
-  async removeIn(caller: Caller, device: DeviceRecord, tx: Executor, ip: string, action = 'device.delete') {
+  async removeIn(caller: Caller, device: DeviceRecord, { tx, emit }: Within, ip: string, action = 'device.delete') {
     await assertNotOnBed(this.repo, [device.id], tx);
     if (isGatewayHost(device.typeCode)) {
       const subs = await this.repo.countSubDevices(tx, device.id);
@@ -448,5 +466,7 @@ export class DeviceService {
       { type: 'device', id: device.deviceId, providerId: device.providerId, detail: { deviceType: device.typeCode } },
       tx,
     );
+    // Back in stock: it serves no provider from now on.
+    await this.moves.record(tx, emit, { deviceIds: [device.deviceId] });
   }
 }

@@ -421,8 +421,7 @@ describeEachDb('devices (%s)', (target) => {
       ]);
       const caller = await callerFor(app, w.aHome.token);
       const service = app.services.devices.devices;
-      const { db } = app.database;
-      const refused = await db.transaction((tx) =>
+      const refused = await app.services.transactions.run((tx, emit) =>
         service.addMany(
           caller,
           [
@@ -434,7 +433,7 @@ describeEachDb('devices (%s)', (target) => {
             { deviceId: 'bad id', deviceType: T.sleep },
             { deviceId: 'DEV-BATCH-SUB', deviceType: T.door, hostDeviceId: 'DEV-X1' },
           ],
-          tx,
+          { tx, emit },
         ),
       );
       expect(refused.added).toBe(0);
@@ -447,7 +446,7 @@ describeEachDb('devices (%s)', (target) => {
         [6, 'hostDeviceId', 'device.notFound'],
       ]);
       expect(await idsOf(w.aHome.token, { keyWord: 'DEV-BATCH' })).toEqual([]);
-      const accepted = await db.transaction((tx) =>
+      const accepted = await app.services.transactions.run((tx, emit) =>
         service.addMany(
           caller,
           [
@@ -455,7 +454,7 @@ describeEachDb('devices (%s)', (target) => {
             { deviceId: 'DEV-BATCH-GW', deviceType: T.gateway },
             { deviceId: 'DEV-BATCH-SUB', deviceType: T.door, hostDeviceId: 'DEV-BATCH-GW' },
           ],
-          tx,
+          { tx, emit },
         ),
       );
       expect(accepted).toEqual({ added: 3, problems: [] });

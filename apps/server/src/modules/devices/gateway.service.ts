@@ -1,6 +1,7 @@
 import { DEVICE_TYPES } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import { fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
@@ -10,6 +11,7 @@ import { assertNotOnBed, visibleDevice } from './device-access.ts';
 import { codesOfGroup, defaultCommMode, isGatewayHost, typeOf } from './device.policy.ts';
 import type { DeviceAdd, DeviceService } from './device.service.ts';
 import type { DeviceStates } from './device-state.service.ts';
+import type { DeviceMoves } from './ingest/device-moves.ts';
 import { PairingService } from './pairing/pairing.service.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -26,6 +28,9 @@ export class GatewayService {
   readonly pairing: PairingService;
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
+    /** Replacing a device and moving a host to another provider move devices: announced in their transaction. */
+    private readonly moves: DeviceMoves,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     private readonly devices: DeviceService,
@@ -118,7 +123,7 @@ export class GatewayService {
    */
   async replace(caller: Caller, oldId: string, newId: string, ip: string) {
     if (oldId === newId) throw fail('device.sameDevice');
-    const { created, old } = await this.db.transaction(async (tx) => {
+    const { created, old } = await this.transactions.run(async (tx, emit) => {
       const old = await visibleDevice(this.devices.repo, caller, oldId, tx, true);
       const host = isGatewayHost(old.typeCode);
       if (!host && old.gatewayId === null) throw fail('device.notGatewayDevice');
@@ -164,6 +169,10 @@ export class GatewayService {
         },
         tx,
       );
+      // The old device back in stock, the new one in its place, a host's sub-devices under the new host.
+      await this.moves.record(tx, emit, {
+        deviceIds: [old.deviceId, created.deviceId, ...subs.map((s) => s.deviceId)],
+      });
       return { created, old };
     });
     // The old device is back in stock: its operator registration goes, as on a delete.
@@ -180,7 +189,7 @@ export class GatewayService {
 
   /** Moves a host and its sub-devices (and their commands) to another provider: platform administrators. */
   async changeProvider(caller: Caller, deviceId: string, providerId: number, ip: string) {
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx, emit) => {
       const host = await visibleDevice(this.devices.repo, caller, deviceId, tx, true);
       if (!isGatewayHost(host.typeCode)) throw fail('device.notGateway');
       if (!canSeeProvider(caller.scope, providerId)) throw notFound();
@@ -205,6 +214,8 @@ export class GatewayService {
         },
         tx,
       );
+      // From the moment this commits, no message of these devices may reach the old provider.
+      await this.moves.record(tx, emit, { deviceIds: [host.deviceId, ...subs.map((s) => s.deviceId)] });
       return { moved: ids.length };
     });
   }

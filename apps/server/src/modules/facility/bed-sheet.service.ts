@@ -8,6 +8,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import { AppError } from '../../core/app-error.ts';
 import { targetProvider } from '../../core/tenant.ts';
 import { oneOf, text } from '../spreadsheet/cells.ts';
@@ -51,6 +52,7 @@ export const BED_SHEET = defineSheet({
 export class BedSheetService {
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly places: PlaceService,
     private readonly occupancy: OccupancyService,
     private readonly view: FacilityViewService,
@@ -69,7 +71,7 @@ export class BedSheetService {
     const content = await readSheet(file, BED_SHEET, lang);
     const { records } = content;
     const target = targetProvider(actor.caller, providerId);
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const rows = records.map(({ values: v }) => ({
         area: v.area,
         floor: v.floor,
@@ -84,7 +86,7 @@ export class BedSheetService {
         const bedId = created.bedIds[index];
         if (!values.deviceId || bedId === undefined) continue;
         try {
-          await this.occupancy.link(actor, { bedId, deviceCode: values.deviceId, confirm: false }, tx);
+          await this.occupancy.link(actor, { bedId, deviceCode: values.deviceId, confirm: false }, { tx, emit });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           problems.push({ index, field: 'deviceId', key: error.key, params: error.params });

@@ -142,7 +142,7 @@ describeEachDb('facility services for other modules (%s)', (target) => {
               { residentId: foreign, bedId: b2 },
               { residentId: r2, bedId: b4 },
             ],
-            tx,
+            { tx, emit: () => undefined },
           ),
         true,
       );
@@ -164,7 +164,11 @@ describeEachDb('facility services for other modules (%s)', (target) => {
       const resident = await makeResident(app, home.id, 'Rolled');
       const { occupancy } = app.services.facility;
       const problems = await inTransaction(
-        (tx) => occupancy.checkInMany(actor, [{ residentId: resident, bedId: place.bedIds[0] ?? 0 }], tx),
+        (tx) =>
+          occupancy.checkInMany(actor, [{ residentId: resident, bedId: place.bedIds[0] ?? 0 }], {
+            tx,
+            emit: () => undefined,
+          }),
         false,
       );
       expect(problems).toEqual([]);

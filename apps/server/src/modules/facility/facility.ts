@@ -1,7 +1,9 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceStateReader } from '../devices/device-state.service.ts';
+import type { DeviceMoves } from '../devices/ingest/device-moves.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { BedSheetService } from './bed-sheet.service.ts';
 import { FacilityViewService } from './facility-view.service.ts';
@@ -15,15 +17,19 @@ import { PlaceService } from './place.service.ts';
  */
 export const buildFacility = (
   db: Db,
+  transactions: Transactions,
   clock: Clock,
   audit: AuditService,
   providers: ProviderService,
   devices: DeviceStateReader,
+  moves: DeviceMoves,
 ) => {
-  const occupancy = new OccupancyService(db, clock, audit);
+  const occupancy = new OccupancyService(db, transactions, moves, clock, audit);
   const view = new FacilityViewService(db, devices);
-  const places = new PlaceService(db, clock, audit, occupancy, view, (ids, tx) => providers.existing(ids, tx));
-  const sheets = new BedSheetService(db, places, occupancy, view);
+  const places = new PlaceService(db, transactions, clock, audit, occupancy, view, (ids, tx) =>
+    providers.existing(ids, tx),
+  );
+  const sheets = new BedSheetService(db, transactions, places, occupancy, view);
   return { places, view, occupancy, sheets };
 };
 export type Facility = ReturnType<typeof buildFacility>;

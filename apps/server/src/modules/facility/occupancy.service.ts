@@ -1,12 +1,14 @@
 import { CONFIRM_MOVE_KEY, DEFAULT_LANGUAGE, Status, translate, type Language, type MessageKey } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { Emit, Transactions, TransactOptions, Within } from '../../db/transactions.ts';
 import { AppError, fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { DeviceMoves } from '../devices/ingest/device-moves.ts';
 import { FacilityQueryRepository, type BedView } from './facility-query.repository.ts';
-import { Replan, transact, type ConstraintMessages } from './facility-tx.ts';
+import { Replan, type ConstraintMessages } from './facility-tx.ts';
 import { bedPath, checkedIn, checkedOut, isBedDeviceType, loggedOff, type ConflictKind } from './facility.policy.ts';
 import { OccupancyRepository, type DeviceRef, type ResidentRef } from './occupancy.repository.ts';
 import { PlaceRepository, type BedRow } from './place.repository.ts';
@@ -68,6 +70,10 @@ export const LINK_CONSTRAINTS: ConstraintMessages = {
   bed_resident_unique: 'bed.residentTaken',
 };
 
+/** How occupancy changes run: retried on lock races, 'facility.busy' when the retries run out. */
+const LINKING: TransactOptions = { constraints: LINK_CONSTRAINTS, busy: 'facility.busy' };
+const OCCUPANCY: TransactOptions = { busy: 'facility.busy' };
+
 const ids = (values: readonly (number | null | undefined)[]): number[] =>
   [...new Set(values.filter((v): v is number => typeof v === 'number'))].sort((a, b) => a - b);
 
@@ -78,8 +84,9 @@ const ids = (values: readonly (number | null | undefined)[]): number[] =>
  *
  * Every change locks in one order — resident rows (id order), then devices (advisory locks, id
  * order), then bed rows (id order) — and re-reads under the locks; if the plan went stale it
- * runs again. Methods take an optional executor: inside another module's transaction they run in
- * a savepoint of it.
+ * runs again. Methods take an optional `within`: inside another module's transaction they run in
+ * a savepoint of it. Every change of a bed's device or resident is announced (`moves`) in its
+ * transaction: the device directories stamp the devices' next messages with where they are now.
  */
 export class OccupancyService {
   private readonly repo = new OccupancyRepository();
@@ -88,41 +95,48 @@ export class OccupancyService {
 
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
+    private readonly moves: DeviceMoves,
     private readonly clock: Clock,
     private readonly audit: AuditService,
   ) {}
 
   /** Links or unlinks a device and/or a resident on a bed (a bed save). */
-  link(actor: Actor, change: LinkChange, executor: Executor = this.db): Promise<LinkOutcome> {
-    return transact(executor, (tx) => this.linkIn(tx, actor, change), LINK_CONSTRAINTS);
+  link(actor: Actor, change: LinkChange, within?: Within): Promise<LinkOutcome> {
+    return this.transactions.runWithin(within, (tx, emit) => this.linkIn(tx, emit, actor, change), LINKING);
   }
 
   /** Checks a resident in to a bed (registered, checked-out or logged-off; a checked-in one moves). */
   checkIn(
     actor: Actor,
     input: { residentId: number; bedId: number; confirm: boolean },
-    executor: Executor = this.db,
+    within?: Within,
   ): Promise<LinkOutcome> {
-    return this.link(actor, { bedId: input.bedId, residentId: input.residentId, confirm: input.confirm }, executor);
+    return this.link(actor, { bedId: input.bedId, residentId: input.residentId, confirm: input.confirm }, within);
   }
 
   /** Checks a resident out: bed emptied, state checkedOut, checked_out_at now; data and room address kept. */
-  async checkOut(actor: Actor, residentId: number, executor: Executor = this.db): Promise<{ bedId: number }> {
-    return transact(executor, async (tx) => {
-      await this.visibleResident(tx, actor.caller, residentId);
-      const resident = (await this.repo.lockResidents(tx, [residentId])).get(residentId);
-      if (!resident) throw notFound();
-      // Under the resident's lock nobody else can move them: the bed they are in is settled.
-      const holder = await this.repo.bedOfResident(tx, resident.id);
-      if (!holder) throw fail('resident.notCheckedIn');
-      const locked = (await this.repo.lockBeds(tx, [holder.id])).get(holder.id);
-      if (locked?.residentId !== resident.id) throw new Replan();
-      const now = this.clock.now();
-      await this.repo.setBed(tx, holder.id, { residentId: null, updatedAt: now });
-      await this.repo.setOccupancy(tx, resident.id, checkedOut(resident, now), now);
-      await this.record(tx, actor, 'resident.checkOut', resident, { bedId: holder.id });
-      return { bedId: holder.id };
-    });
+  async checkOut(actor: Actor, residentId: number, within?: Within): Promise<{ bedId: number }> {
+    return this.transactions.runWithin(
+      within,
+      async (tx, emit) => {
+        await this.visibleResident(tx, actor.caller, residentId);
+        const resident = (await this.repo.lockResidents(tx, [residentId])).get(residentId);
+        if (!resident) throw notFound();
+        // Under the resident's lock nobody else can move them: the bed they are in is settled.
+        const holder = await this.repo.bedOfResident(tx, resident.id);
+        if (!holder) throw fail('resident.notCheckedIn');
+        const locked = (await this.repo.lockBeds(tx, [holder.id])).get(holder.id);
+        if (locked?.residentId !== resident.id) throw new Replan();
+        const now = this.clock.now();
+        await this.repo.setBed(tx, holder.id, { residentId: null, updatedAt: now });
+        await this.repo.setOccupancy(tx, resident.id, checkedOut(resident, now), now);
+        await this.record(tx, actor, 'resident.checkOut', resident, { bedId: holder.id });
+        await this.moves.record(tx, emit, { deviceRowIds: [holder.deviceId] });
+        return { bedId: holder.id };
+      },
+      OCCUPANCY,
+    );
   }
 
   /**
@@ -130,36 +144,46 @@ export class OccupancyService {
    * (room) is cleared, state loggedOff; the record and its data are kept. Logging off twice is a no-op.
    * The residents module calls this from its delete/log-off call.
    */
-  async logOff(actor: Actor, residentId: number, executor: Executor = this.db): Promise<void> {
-    await transact(executor, async (tx) => {
-      await this.visibleResident(tx, actor.caller, residentId);
-      const resident = (await this.repo.lockResidents(tx, [residentId])).get(residentId);
-      if (!resident) throw notFound();
-      if (resident.state === 'loggedOff') return;
-      const holder = await this.repo.bedOfResident(tx, resident.id);
-      const now = this.clock.now();
-      if (holder) {
-        await this.repo.lockBeds(tx, [holder.id]);
-        await this.repo.setBed(tx, holder.id, { residentId: null, updatedAt: now });
-      }
-      await this.repo.setOccupancy(tx, resident.id, loggedOff(resident, now), now);
-      await this.record(tx, actor, 'resident.logOff', resident, { bedId: holder?.id ?? null });
-    });
+  async logOff(actor: Actor, residentId: number, within?: Within): Promise<void> {
+    await this.transactions.runWithin(
+      within,
+      async (tx, emit) => {
+        await this.visibleResident(tx, actor.caller, residentId);
+        const resident = (await this.repo.lockResidents(tx, [residentId])).get(residentId);
+        if (!resident) throw notFound();
+        if (resident.state === 'loggedOff') return;
+        const holder = await this.repo.bedOfResident(tx, resident.id);
+        const now = this.clock.now();
+        if (holder) {
+          await this.repo.lockBeds(tx, [holder.id]);
+          await this.repo.setBed(tx, holder.id, { residentId: null, updatedAt: now });
+        }
+        await this.repo.setOccupancy(tx, resident.id, loggedOff(resident, now), now);
+        await this.record(tx, actor, 'resident.logOff', resident, { bedId: holder?.id ?? null });
+        await this.moves.record(tx, emit, { deviceRowIds: [holder?.deviceId] });
+      },
+      OCCUPANCY,
+    );
   }
 
   /**
    * Removes a device from whatever bed holds it (the devices module calls this before a device
    * changes provider). Returns the bed it was taken from. No tenancy check: the caller owns the device.
    */
-  async unlinkDevice(deviceRowId: number, executor: Executor = this.db): Promise<number | null> {
-    return transact(executor, async (tx) => {
-      await this.repo.lockDevices(tx, [deviceRowId]);
-      const holder = await this.repo.bedOfDevice(tx, deviceRowId);
-      if (!holder) return null;
-      await this.repo.lockBeds(tx, [holder.id]);
-      await this.repo.setBed(tx, holder.id, { deviceId: null, updatedAt: this.clock.now() });
-      return holder.id;
-    });
+  async unlinkDevice(deviceRowId: number, within?: Within): Promise<number | null> {
+    return this.transactions.runWithin(
+      within,
+      async (tx, emit) => {
+        await this.repo.lockDevices(tx, [deviceRowId]);
+        const holder = await this.repo.bedOfDevice(tx, deviceRowId);
+        if (!holder) return null;
+        await this.repo.lockBeds(tx, [holder.id]);
+        await this.repo.setBed(tx, holder.id, { deviceId: null, updatedAt: this.clock.now() });
+        await this.moves.record(tx, emit, { deviceRowIds: [deviceRowId] });
+        return holder.id;
+      },
+      OCCUPANCY,
+    );
   }
 
   /**
@@ -167,7 +191,7 @@ export class OccupancyService {
    * `tx`; a row that would move someone, displace an occupant or break a rule is reported, not applied.
    * The caller decides whether to keep the applied rows or roll back its transaction.
    */
-  async checkInMany(actor: Actor, rows: readonly CheckInRow[], tx: Executor): Promise<RowProblem[]> {
+  async checkInMany(actor: Actor, rows: readonly CheckInRow[], within: Within): Promise<RowProblem[]> {
     const problems: RowProblem[] = [];
     const beds = new Map<number, number>();
     for (const [index, row] of rows.entries()) {
@@ -178,7 +202,7 @@ export class OccupancyService {
       }
       beds.set(row.bedId, index);
       try {
-        await this.link(actor, { bedId: row.bedId, residentId: row.residentId, confirm: false }, tx);
+        await this.link(actor, { bedId: row.bedId, residentId: row.residentId, confirm: false }, within);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         problems.push({ index, field: 'bed', msgKey: error.key, params: { ...error.params } });
@@ -203,9 +227,10 @@ export class OccupancyService {
 
   /**
    * The core of every bed change; runs inside `transact` (which retries on Replan). Validates,
-   * locks, asks for confirmation when something would move or be displaced, then writes.
+   * locks, asks for confirmation when something would move or be displaced, then writes, and
+   * announces the devices whose bed or resident changed.
    */
-  async linkIn(tx: Tx, actor: Actor, change: LinkChange): Promise<LinkOutcome> {
+  async linkIn(tx: Tx, emit: Emit, actor: Actor, change: LinkChange): Promise<LinkOutcome> {
     const { caller } = actor;
     const bed0 = await this.places.bed(tx, change.bedId);
     if (!bed0 || !canSeeProvider(caller.scope, bed0.providerId)) throw notFound();
@@ -303,6 +328,10 @@ export class OccupancyService {
         });
       }
     }
+    // The bed's device before and after, and the device of the bed a resident was taken from.
+    await this.moves.record(tx, emit, {
+      deviceRowIds: [bed.deviceId, deviceChanges ? device?.id : null, residentHolder?.deviceId],
+    });
     return outcome;
   }
 

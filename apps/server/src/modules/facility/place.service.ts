@@ -1,6 +1,7 @@
 import { PLACE_NAME_MAX, Status, type Bunk, type Mattress } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import { AppError, fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { targetProvider } from '../../core/tenant.ts';
@@ -64,6 +65,7 @@ export class PlaceService {
 
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     private readonly occupancy: OccupancyService,
@@ -298,10 +300,9 @@ export class PlaceService {
 
   /** Saves a bed: name, mattress, remark, and its device and resident (moves need confirmation). */
   async updateBed(actor: Actor, input: BedEdit): Promise<Bunk> {
-    await transact(
-      this.db,
-      async (tx) => {
-        await this.occupancy.linkIn(tx, actor, {
+    await this.transactions.run(
+      async (tx, emit) => {
+        await this.occupancy.linkIn(tx, emit, actor, {
           bedId: input.id,
           deviceCode: input.deviceCode,
           residentId: input.residentId,
@@ -323,7 +324,10 @@ export class PlaceService {
           previousName: bed.name,
         });
       },
-      { ...LINK_CONSTRAINTS, bed_name_unique: ['bed.exists', { names: input.name ?? '' }] },
+      {
+        constraints: { ...LINK_CONSTRAINTS, bed_name_unique: ['bed.exists', { names: input.name ?? '' }] },
+        busy: 'facility.busy',
+      },
     );
     return this.view.bed(input.id);
   }

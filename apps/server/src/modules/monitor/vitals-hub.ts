@@ -49,7 +49,7 @@ interface Following {
 export interface VitalsHubDeps {
   feed: Pick<DeviceFeed, 'subscribe'>;
   /** Which sleep monitor serves which resident (its bed), and which devices still exist. */
-  directory: Pick<DeviceDirectory, 'get' | 'all' | 'loadedAt'>;
+  directory: Pick<DeviceDirectory, 'get' | 'all' | 'version'>;
   /**
    * The gateway's live state: online as Presence decides it (a goodbye takes a monitor offline at
    * once, its offline event follows after the grace), and for devices not heard since start.
@@ -76,7 +76,7 @@ const sameSample = (a: VitalsSample | null, b: VitalsSample | null): boolean =>
  * device, from the gateway's feed (and, with several instances, from the others over Redis).
  * Once a tick (a second) each following socket gets one frame with the rows of its residents
  * that changed since its previous frame, and none when nothing did. Memory is bounded by the
- * devices of the directory: entries of devices gone are dropped at its reload.
+ * devices of the directory: entries of devices gone are dropped when it changes.
  */
 export class VitalsHub {
   private readonly devices = new Map<string, Entry>();
@@ -86,7 +86,8 @@ export class VitalsHub {
   private readonly followers = new Map<VitalsFollower, Following>();
   private byResident = new Map<number, string>();
   private indexGeneration = 0;
-  private indexedAt: Date | undefined;
+  /** The directory's version the index was built from: a move or a reload changes it. */
+  private indexedVersion: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private unlisten: (() => void) | undefined;
@@ -140,7 +141,7 @@ export class VitalsHub {
 
   /** Sends each follower one frame of its changed rows (the timer calls it once a second). */
   tick(): void {
-    if (this.deps.directory.loadedAt !== this.indexedAt) this.reindex();
+    if (this.deps.directory.version !== this.indexedVersion) this.reindex();
     for (const [follower, following] of this.followers) {
       const { checked } = following;
       if (checked && checked.version === this.version && checked.index === this.indexGeneration) continue;
@@ -234,7 +235,7 @@ export class VitalsHub {
           },
           true,
         );
-        // A bed's monitor speaks before the directory's next reload tells the index.
+        // A bed's monitor speaks before the index is rebuilt from the directory's change.
         if (context.residentId !== null && this.byResident.get(context.residentId) !== context.deviceId) {
           this.byResident.set(context.residentId, context.deviceId);
           this.indexGeneration++;
@@ -298,7 +299,7 @@ export class VitalsHub {
 
   /** Resident → sleep monitor from the directory (its bed's device), and drops devices gone. */
   private reindex(): void {
-    this.indexedAt = this.deps.directory.loadedAt;
+    this.indexedVersion = this.deps.directory.version;
     const byResident = new Map<number, string>();
     const known = new Set<string>();
     for (const context of this.deps.directory.all()) {

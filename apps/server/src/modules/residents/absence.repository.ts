@@ -26,6 +26,19 @@ export class AbsenceRepository {
     return row;
   }
 
+  /** Every absence of the resident not ended at `now`, as the alarm engine reads them. */
+  async notEnded(db: Executor, residentId: number, now: Date): Promise<AbsenceRecord[]> {
+    return db
+      .select()
+      .from(residentAbsences)
+      .where(
+        and(
+          eq(residentAbsences.residentId, residentId),
+          or(isNull(residentAbsences.endsAt), gt(residentAbsences.endsAt, now)),
+        ),
+      );
+  }
+
   async insert(tx: Executor, values: typeof residentAbsences.$inferInsert): Promise<AbsenceRecord> {
     const [row] = await tx.insert(residentAbsences).values(values).returning();
     if (!row) throw new Error('absence insert returned nothing');

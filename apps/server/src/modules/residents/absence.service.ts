@@ -1,8 +1,10 @@
 import type { Db, Executor } from '../../db/database.ts';
+import type { Emit, Transactions, Within } from '../../db/transactions.ts';
 import type { Clock } from '../../clock.ts';
 import { fail, invalid } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from './absence-events.ts';
 import { AbsenceRepository } from './absence.repository.ts';
 import { absenceTimesProblem } from './resident.policy.ts';
 import { ResidentRepository } from './resident.repository.ts';
@@ -20,12 +22,15 @@ export interface NewAbsence {
  * Temporary absences (/user/transient): a checked-in resident is away, e.g. at hospital. While
  * one is under way the resident counts as away and bed-leaving alarms pause; it ends by hand
  * or by itself at the expected return, so alarms never stay paused by a forgotten absence.
+ * Every change is announced in its transaction (RESIDENT_ABSENCE_CHANGED): the alarm engine
+ * pauses or resumes from the next sample on.
  */
 export class AbsenceService {
   private readonly repo = new AbsenceRepository();
   private readonly residents = new ResidentRepository();
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly audit: AuditService,
   ) {}
@@ -36,7 +41,7 @@ export class AbsenceService {
   }
 
   async start(caller: Caller, input: NewAbsence, ip: string) {
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx, emit) => {
       // The resident row lock serialises absences of one resident: one open at a time.
       const resident = visible(caller, await this.residents.lockById(tx, input.userId));
       if (resident.state !== 'checkedIn') throw fail('absence.notCheckedIn');
@@ -71,12 +76,13 @@ export class AbsenceService {
         },
         tx,
       );
+      await this.announce({ tx, emit }, resident);
       return presentAbsence(row, now);
     });
   }
 
   async end(caller: Caller, residentId: number, ip: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const resident = visible(caller, await this.residents.lockById(tx, residentId));
       const now = this.clock.now();
       const open = await this.repo.open(tx, resident.id, now, resident.admittedAt);
@@ -94,6 +100,7 @@ export class AbsenceService {
         },
         tx,
       );
+      await this.announce({ tx, emit }, resident);
     });
   }
 
@@ -102,12 +109,23 @@ export class AbsenceService {
    * one under way ends now and stays as history; a planned one is removed. Answers whether
    * there was one.
    */
-  async closeOpen(residentId: number, tx: Executor): Promise<boolean> {
+  async closeOpen(resident: { id: number; providerId: number }, within: Within): Promise<boolean> {
     const now = this.clock.now();
-    const open = await this.repo.open(tx, residentId, now, null);
+    const open = await this.repo.open(within.tx, resident.id, now, null);
     if (!open) return false;
-    await this.close(tx, open, now);
+    await this.close(within.tx, open, now);
+    await this.announce(within, resident);
     return true;
+  }
+
+  /** Tells the alarm engines the resident's absences as they stand in this transaction. */
+  private async announce({ tx, emit }: { tx: Executor; emit: Emit }, resident: { id: number; providerId: number }) {
+    const rows = await this.repo.notEnded(tx, resident.id, this.clock.now());
+    const payload: ResidentAbsenceChanged = {
+      residentId: resident.id,
+      absences: rows.map((r) => ({ startsAt: r.startsAt.toISOString(), endsAt: r.endsAt?.toISOString() ?? null })),
+    };
+    emit({ type: RESIDENT_ABSENCE_CHANGED, providerId: resident.providerId, payload: { ...payload } });
   }
 
   /** Answers true when the absence had not started and was removed rather than ended. */

@@ -11,6 +11,7 @@ import {
   type UploadedFile,
 } from '@vigil/contract';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import { targetProvider } from '../../core/tenant.ts';
 import type { CommunityService } from '../communities/community.service.ts';
 import type { FacilityViewService } from '../facility/facility-view.service.ts';
@@ -121,6 +122,7 @@ const contactSlot = (v: Values | undefined, field: string): string => {
 export class ResidentSheetService {
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly residents: ResidentService,
     private readonly occupancy: OccupancyService,
     private readonly facility: FacilityViewService,
@@ -185,7 +187,7 @@ export class ResidentSheetService {
     const validated = validateRows(NewResidentSchema, inputs);
     problems.push(...validated.problems.map((p) => ({ ...p, field: contactSlot(records[p.index]?.values, p.field) })));
 
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx, emit) => {
       // The domain checks run only on rows whose cells and fields are valid; their indexes map back.
       const { indexes: good, rows } = rowsWithoutProblems(validated.parsed, problems);
       const outcome = await this.residents.createMany(actor.caller, rows, tx, {
@@ -213,7 +215,7 @@ export class ResidentSheetService {
         const bedId = bedOf[good[i] ?? -1];
         return bedId ? [{ residentId, bedId, index: good[i] ?? i }] : [];
       });
-      const failed = await this.occupancy.checkInMany(actor, checkIns, tx);
+      const failed = await this.occupancy.checkInMany(actor, checkIns, { tx, emit });
       refuseOnProblems(
         RESIDENT_SHEET,
         lang,

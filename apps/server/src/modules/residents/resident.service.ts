@@ -9,6 +9,7 @@ import {
   type ResidentState,
 } from '@vigil/contract';
 import type { Db, Executor } from '../../db/database.ts';
+import type { Transactions, Within } from '../../db/transactions.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, fail, invalid } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
@@ -37,7 +38,7 @@ export interface ResidentRowProblem {
 /** The facility module's resident lifecycle (the only writer of occupancy), as this module uses it. */
 export interface ResidentLifecycle {
   /** Bed emptied, address cleared, state loggedOff, data kept; inside the given transaction. */
-  logOff(actor: { caller: Caller; ip: string }, residentId: number, executor: Executor): Promise<void>;
+  logOff(actor: { caller: Caller; ip: string }, residentId: number, within: Within): Promise<void>;
 }
 
 export type CreateOutcome = { ok: true; ids: number[] } | { ok: false; problems: ResidentRowProblem[] };
@@ -110,11 +111,12 @@ export class ResidentService {
 
   constructor(
     private readonly db: Db,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly audit: AuditService,
     private readonly lifecycle: ResidentLifecycle,
   ) {
-    this.absences = new AbsenceService(db, clock, audit);
+    this.absences = new AbsenceService(db, transactions, clock, audit);
   }
 
   findById(id: number, tx: Executor = this.db): Promise<ResidentRecord | undefined> {
@@ -485,7 +487,7 @@ export class ResidentService {
    * §4), as is a never-admitted resident some other record still points at.
    */
   async remove(caller: Caller, id: number, ip: string): Promise<{ outcome: 'deleted' | 'loggedOff' }> {
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx, emit) => {
       const row = visible(caller, await this.repo.lockById(tx, id));
       const hasBed = await this.repo.hasBed(tx, row.id);
       if (row.state === 'checkedIn' || hasBed) throw fail('resident.deleteCheckedIn');
@@ -510,8 +512,8 @@ export class ResidentService {
           return { outcome: 'deleted' as const };
         }
       }
-      await this.absences.closeOpen(row.id, tx);
-      await this.lifecycle.logOff({ caller, ip }, row.id, tx);
+      await this.absences.closeOpen(row, { tx, emit });
+      await this.lifecycle.logOff({ caller, ip }, row.id, { tx, emit });
       return { outcome: 'loggedOff' as const };
     });
   }

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
+import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CommunityService } from '../communities/community.service.ts';
@@ -11,6 +12,7 @@ import { ResidentService } from './resident.service.ts';
 
 export interface ResidentDeps {
   db: Db;
+  transactions: Transactions;
   clock: Clock;
   audit: AuditService;
   facility: Pick<Facility, 'occupancy' | 'view'>;
@@ -24,9 +26,9 @@ export const buildResidentsModule = (
   { residents: ResidentService; sheets: ResidentSheetService },
   ReturnType<typeof residentHandlers> & ReturnType<typeof residentSheetHandlers>
 > => {
-  const { db, clock, audit, facility, communities } = deps;
-  const residents = new ResidentService(db, clock, audit, facility.occupancy);
-  const sheets = new ResidentSheetService(db, residents, facility.occupancy, facility.view, communities);
+  const { db, transactions, clock, audit, facility, communities } = deps;
+  const residents = new ResidentService(db, transactions, clock, audit, facility.occupancy);
+  const sheets = new ResidentSheetService(db, transactions, residents, facility.occupancy, facility.view, communities);
   return {
     services: { residents, sheets },
     handlers: { ...residentHandlers(residents), ...residentSheetHandlers(sheets) },

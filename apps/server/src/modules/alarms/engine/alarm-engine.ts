@@ -117,12 +117,21 @@ export class AlarmEngine {
   }
 
   /**
-   * An alarm closed outside the engine (handled by a caregiver, or released by another
-   * instance) or whose raise could not be stored. A sleep-monitor alarm closed elsewhere is not
-   * raised again while its condition holds here: that spell is done. One never stored is
-   * decided afresh.
+   * A device moved (its provider, bed or resident changed, or its resident is away or back):
+   * what the engine decides for it from now on, the passing of time's included, is for `subject`.
    */
-  closed(key: AlarmKey, how: 'handled' | 'released elsewhere' | 'not stored', at?: Date): void {
+  moved(subject: Subject): void {
+    const state = this.devices.get(subject.deviceId);
+    if (state) state.subject = subject;
+  }
+
+  /**
+   * An alarm closed outside the engine (handled by a caregiver, or released by another
+   * instance), whose raise could not be stored, or left behind at a provider its device no longer
+   * serves. A sleep-monitor alarm closed elsewhere is not raised again while its condition holds
+   * here: that spell is done. One never stored, or left behind, is decided afresh.
+   */
+  closed(key: AlarmKey, how: 'handled' | 'released elsewhere' | 'not stored' | 'left behind', at?: Date): void {
     const state = this.devices.get(key.deviceId);
     if (!state) return;
     state.open.delete(key.type);
@@ -134,7 +143,7 @@ export class AlarmEngine {
     }
     const tracker = this.sleepTracker(state, key.type);
     if (!tracker) return;
-    if (how === 'not stored') tracker.raised = false;
+    if (how === 'not stored' || how === 'left behind') tracker.raised = false;
     else if (tracker.since) tracker.raised = true;
   }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../../clock.ts';
 import type { Config } from '../../../config.ts';
+import type { EventStream } from '../../../core/events.ts';
 import type { Part } from '../../../core/lifecycle.ts';
 import { RateLimitedLog, type Log } from '../../../core/log.ts';
 import type { Db, Tx } from '../../../db/database.ts';
@@ -12,7 +13,8 @@ import { ExternalBroker } from '../broker/external-broker.ts';
 import type { CommandService } from '../command.service.ts';
 import { VerifiedSecrets } from '../credentials/secret.ts';
 import { BatchQueue } from '../ingest/batch-queue.ts';
-import { DeviceDirectory } from '../ingest/device-directory.ts';
+import { DeviceDirectory, type DeviceContext } from '../ingest/device-directory.ts';
+import { DeviceMoves } from '../ingest/device-moves.ts';
 import { DeviceFeed, type StoredDeviceEvent } from '../ingest/device-feed.ts';
 import { Ingest } from '../ingest/ingest.ts';
 import { IngestMetrics } from '../ingest/ingest-metrics.ts';
@@ -52,12 +54,31 @@ export interface EventsStoredWork {
 export interface GatewayDeps {
   db: Db;
   transactions: Transactions;
+  /** The committed domain events: moves of devices reach the directory through them. */
+  events: EventStream;
   clock: Clock;
   config: Config;
   log: Log;
   commands: CommandService;
   live: { store: LiveStateStore; writer: LiveStateWriter };
 }
+
+/**
+ * Events stamped with where their device was when the message came, but stored after a move
+ * committed (its announcement still on the way to this instance): they take the context the
+ * storing transaction reads, so neither the event nor its alarm lands at the old provider, bed or
+ * resident.
+ */
+const restamp = (rows: StoredDeviceEvent[], fresh: ReadonlyMap<string, DeviceContext>): void => {
+  for (const row of rows) {
+    const now = fresh.get(row.deviceId);
+    if (!now) continue;
+    row.providerId = now.providerId;
+    row.deviceRowId = now.deviceRowId;
+    row.bedId = now.bedId;
+    row.residentId = now.residentId;
+  }
+};
 
 /**
  * The device gateway, assembled: the broker (embedded or external), the rules of who may
@@ -71,6 +92,11 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
   const metrics = new IngestMetrics();
   const repo = new IngestRepository();
   const directory = new DeviceDirectory(db, clock);
+  const moves = new DeviceMoves();
+  // Moves committed here or (relayed) on another instance: the directory reads those devices again at once.
+  directory.follow(deps.events, (error) =>
+    log.warn('directory:moved', { err: String(error) }, 'moved devices not read again; the full reload will'),
+  );
   const feed = new DeviceFeed((error) => deps.log.error({ err: String(error) }, 'device feed handler failed'));
   const rollup = new MinuteRollup();
   const telemetry = new TelemetryWriter(db, repo, rollup, clock, metrics);
@@ -86,6 +112,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
       for (const hook of hooks) works.push(await hook.begin(rows));
       await deps.transactions.run(async (tx, emit) => {
         takeBack(); // an attempt retried after a deadlock starts from scratch
+        restamp(rows, await directory.confirm(tx, [...new Set(rows.map((r) => r.deviceId))]));
         const inserted = await repo.insertEvents(tx, rows);
         if (!works.length || !inserted.length) return;
         const byKey = new Map<string, StoredDeviceEvent[]>();
@@ -250,6 +277,8 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     feed,
     presence,
     directory,
+    /** Every move of a device, a bed's occupant or a resident announces itself here, in its transaction. */
+    moves,
     gate,
     metrics,
     broker,

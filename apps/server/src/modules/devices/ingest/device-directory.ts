@@ -1,8 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../../clock.ts';
-import type { Db } from '../../../db/database.ts';
+import type { EventStream } from '../../../core/events.ts';
+import type { Db, Executor } from '../../../db/database.ts';
 import { beds, devices, deviceStock } from '../../../db/schema.ts';
+import { DEVICE_CONTEXT_CHANGED, type DeviceContextChanged } from './device-moves.ts';
 
 const host = alias(devices, 'host');
 
@@ -23,18 +25,45 @@ export interface DeviceContext {
   gatewayDeviceId: string | null;
 }
 
+/** Told of entries that changed (moved, added) or went (`removed`: no longer registered), once applied. */
+export type DirectoryListener = (changed: readonly DeviceContext[], removed: readonly string[]) => void;
+
+const sameContext = (a: DeviceContext, b: DeviceContext): boolean =>
+  a.typeCode === b.typeCode &&
+  a.deviceRowId === b.deviceRowId &&
+  a.providerId === b.providerId &&
+  a.bedId === b.bedId &&
+  a.residentId === b.residentId &&
+  a.uploadData === b.uploadData &&
+  a.reportInterval === b.reportInterval &&
+  a.gatewayDeviceId === b.gatewayDeviceId;
+
 /**
  * Every registered device and where it serves, in memory, so the ingest stamps each message
- * without a query. Reloaded in full periodically (a few thousand rows, one query) and one
- * device at a time when a message comes from a device it does not know yet; a bed move or a
- * raw-upload switch reaches the ingest within `reloadMs` (decision 0022).
+ * without a query. A move (a device's provider, bed or resident changed, or the device added,
+ * deleted or replaced) is announced by a domain event after its commit, on this instance and over
+ * the relay on the others: the moved devices are read again at once, and their messages wait for
+ * that read (`settled`), so none is stamped with where a device was (decision 0040). The full
+ * reload every `reloadMs` stays as the safety net for what an announcement missed (the relay down);
+ * a device not known yet is read when it first speaks.
+ *
+ * Reads are numbered as they start and every entry keeps the number of the read that set it: a
+ * read never overwrites what a later one found, whatever order they finish in.
  */
 export class DeviceDirectory {
-  private byId = new Map<string, DeviceContext>();
-  private subDevices = new Map<string, Set<string>>();
+  private readonly byId = new Map<string, DeviceContext>();
+  private readonly subDevices = new Map<string, Set<string>>();
   private readonly misses = new Map<string, number>();
+  private readonly refreshedAt = new Map<string, number>();
+  /** Devices read again after a move: the fresh context, once read. */
+  private readonly settling = new Map<string, Promise<DeviceContext | undefined>>();
+  private reads = 0;
+  private readonly readOf = new Map<string, number>();
+  private readonly listeners = new Set<DirectoryListener>();
   private timer: NodeJS.Timeout | undefined;
   loadedAt: Date | undefined;
+  /** Counts changes of the entries: whoever indexes them (the vitals hub) indexes again when it moves. */
+  version = 0;
 
   constructor(
     private readonly db: Db,
@@ -44,6 +73,14 @@ export class DeviceDirectory {
 
   get(deviceId: string): DeviceContext | undefined {
     return this.byId.get(deviceId);
+  }
+
+  /**
+   * The device's context once the read a move started has landed; undefined when no move of it
+   * is being read (then `get` is current). The ingest stamps a message with this when there is one.
+   */
+  settled(deviceId: string): Promise<DeviceContext | undefined> | undefined {
+    return this.settling.get(deviceId);
   }
 
   /** The device IDs paired under a gateway host. */
@@ -60,14 +97,70 @@ export class DeviceDirectory {
     return this.byId.size;
   }
 
+  /** Hears of every change applied (the alarm engine re-places the devices it watches); answers the unsubscribe. */
+  onChange(listener: DirectoryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async load(): Promise<void> {
+    const read = ++this.reads;
     const rows = await this.query();
-    const byId = new Map<string, DeviceContext>();
-    for (const row of rows) byId.set(row.deviceId, row);
-    this.byId = byId;
-    this.subDevices = new Map();
-    for (const row of rows) if (row.gatewayDeviceId) this.pairUnder(row.gatewayDeviceId, row.deviceId);
+    this.apply(read, rows, new Set([...this.byId.keys(), ...rows.map((r) => r.deviceId)]));
     this.loadedAt = this.clock.now();
+  }
+
+  /**
+   * Devices moved (the change committed): read again at once, and until that read lands their
+   * messages wait for it. Answers the read, which may fail (the entries stay as they were until the
+   * next full reload; the waiting messages go on with them).
+   */
+  changed(deviceIds: readonly string[]): Promise<void> {
+    const ids = [...new Set(deviceIds.map((id) => id.toUpperCase()))];
+    if (!ids.length) return Promise.resolve();
+    for (const id of ids) {
+      this.misses.delete(id);
+      this.refreshedAt.delete(id);
+    }
+    const read = this.readAgain(ids);
+    const landed = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const id of ids) {
+      const fresh = landed.then(() => this.byId.get(id));
+      this.settling.set(id, fresh);
+      void fresh.then(() => {
+        if (this.settling.get(id) === fresh) this.settling.delete(id);
+      });
+    }
+    return read;
+  }
+
+  /** Follows the moves announced on the event stream: this instance's, and the others' relayed. */
+  follow(events: EventStream, report: (error: unknown) => void): () => void {
+    return events.subscribe(
+      (event) => {
+        const { deviceIds } = event.payload as Partial<DeviceContextChanged>;
+        if (!Array.isArray(deviceIds)) return;
+        this.changed(deviceIds.filter((id): id is string => typeof id === 'string')).catch(report);
+      },
+      [DEVICE_CONTEXT_CHANGED],
+    );
+  }
+
+  /**
+   * The devices' contexts as `tx` reads them, applied here too: the transaction storing device
+   * events stamps them with this, so an event is never stored (nor its alarm raised) for where its
+   * device was, even when the announcement of a move has not reached this instance yet.
+   */
+  async confirm(tx: Executor, deviceIds: readonly string[]): Promise<Map<string, DeviceContext>> {
+    const ids = [...new Set(deviceIds)];
+    if (!ids.length) return new Map();
+    const read = ++this.reads;
+    const rows = await this.query(ids, tx);
+    this.apply(read, rows, ids);
+    return new Map(rows.map((r) => [r.deviceId, r]));
   }
 
   /**
@@ -80,18 +173,16 @@ export class DeviceDirectory {
     const missedAt = this.misses.get(deviceId);
     const now = this.clock.now().getTime();
     if (missedAt !== undefined && now - missedAt < this.reloadMs) return undefined;
-    const [row] = await this.query(deviceId);
-    if (!row) {
+    const read = ++this.reads;
+    const rows = await this.query([deviceId]);
+    if (!rows.length) {
       if (this.misses.size > 100_000) this.misses.clear();
       this.misses.set(deviceId, now);
       return undefined;
     }
-    this.byId.set(deviceId, row);
-    if (row.gatewayDeviceId) this.pairUnder(row.gatewayDeviceId, row.deviceId);
-    return row;
+    this.apply(read, rows, [deviceId]);
+    return this.byId.get(deviceId);
   }
-
-  private readonly refreshedAt = new Map<string, number>();
 
   /**
    * Reads one device again, at most every `minIntervalMs` per device: a sub-device paired a
@@ -103,17 +194,8 @@ export class DeviceDirectory {
     if (last !== undefined && now - last < minIntervalMs) return this.byId.get(deviceId);
     if (this.refreshedAt.size > 100_000) this.refreshedAt.clear();
     this.refreshedAt.set(deviceId, now);
-    const [row] = await this.query(deviceId);
-    const before = this.byId.get(deviceId);
-    if (before?.gatewayDeviceId) this.subDevices.get(before.gatewayDeviceId)?.delete(deviceId);
-    if (!row) {
-      this.byId.delete(deviceId);
-      return undefined;
-    }
-    this.misses.delete(deviceId);
-    this.byId.set(deviceId, row);
-    if (row.gatewayDeviceId) this.pairUnder(row.gatewayDeviceId, row.deviceId);
-    return row;
+    await this.readAgain([deviceId]);
+    return this.byId.get(deviceId);
   }
 
   start(onError: (error: unknown) => void): void {
@@ -127,14 +209,48 @@ export class DeviceDirectory {
     this.timer = undefined;
   }
 
+  private async readAgain(ids: readonly string[]): Promise<void> {
+    const read = ++this.reads;
+    this.apply(read, await this.query(ids), ids);
+  }
+
+  /** What read number `read` found for the devices it asked about (absent: no longer registered). */
+  private apply(read: number, rows: readonly DeviceContext[], asked: Iterable<string>): void {
+    const found = new Map(rows.map((r) => [r.deviceId, r]));
+    const changed: DeviceContext[] = [];
+    const removed: string[] = [];
+    for (const id of asked) {
+      // A later read set this entry already: what this one saw is older.
+      if ((this.readOf.get(id) ?? 0) > read) continue;
+      this.readOf.set(id, read);
+      const before = this.byId.get(id);
+      const next = found.get(id);
+      if (before?.gatewayDeviceId && before.gatewayDeviceId !== next?.gatewayDeviceId)
+        this.subDevices.get(before.gatewayDeviceId)?.delete(id);
+      if (!next) {
+        if (!before) continue;
+        this.byId.delete(id);
+        removed.push(id);
+        continue;
+      }
+      this.misses.delete(id);
+      this.byId.set(id, next);
+      if (next.gatewayDeviceId) this.pairUnder(next.gatewayDeviceId, id);
+      if (!before || !sameContext(before, next)) changed.push(next);
+    }
+    if (!changed.length && !removed.length) return;
+    this.version++;
+    for (const listener of this.listeners) listener(changed, removed);
+  }
+
   private pairUnder(host: string, sub: string): void {
     const set = this.subDevices.get(host) ?? new Set<string>();
     set.add(sub);
     this.subDevices.set(host, set);
   }
 
-  private async query(deviceId?: string): Promise<DeviceContext[]> {
-    const query = this.db
+  private async query(deviceIds?: readonly string[], executor: Executor = this.db): Promise<DeviceContext[]> {
+    const query = executor
       .select({
         deviceId: deviceStock.deviceId,
         typeCode: deviceStock.typeCode,
@@ -150,7 +266,11 @@ export class DeviceDirectory {
       .leftJoin(devices, eq(devices.stockId, deviceStock.id))
       .leftJoin(host, eq(host.id, devices.gatewayId))
       .leftJoin(beds, eq(beds.deviceId, devices.id));
-    const rows = await (deviceId ? query.where(eq(deviceStock.deviceId, deviceId)) : query);
+    const rows = await (deviceIds
+      ? deviceIds.length === 1
+        ? query.where(eq(deviceStock.deviceId, deviceIds[0] as string))
+        : query.where(inArray(deviceStock.deviceId, [...deviceIds]))
+      : query);
     return rows.map((r) => ({
       deviceId: r.deviceId,
       typeCode: r.typeCode,

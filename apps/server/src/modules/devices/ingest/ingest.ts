@@ -59,7 +59,10 @@ export class Ingest {
     if (!parsed.ok) return this.drop(parsed.reason, topic, parsed.detail);
     const { message } = parsed;
     const deviceId = message.deviceId.toUpperCase();
-    const context = this.deps.directory.get(deviceId) ?? (await this.deps.directory.lookup(deviceId));
+    // A device moved a moment ago is stamped with where it is now: its message waits for that read.
+    const moving = this.deps.directory.settled(deviceId);
+    const context =
+      (moving ? await moving : this.deps.directory.get(deviceId)) ?? (await this.deps.directory.lookup(deviceId));
     if (!context) return this.drop('unknown_device', topic);
     metrics.countMessage(kindOf(context.typeCode), message.kind);
 

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../../db/database.ts';
+import type { Within } from '../../../db/transactions.ts';
 import { fail } from '../../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../../core/caller.ts';
 import type { CommandReceipt, CommandService, PairingCommand } from '../command.service.ts';
@@ -41,8 +42,8 @@ export class PairingService {
 
   /** `pair`: the host enrols the sub-device by its ID; may wait for an offline host. */
   pair(caller: Caller, input: PairRequest, ip: string): Promise<PairingReceipt> {
-    return this.queue(caller, ip, 'pair', input.hostDeviceId, async (host, tx) => {
-      const sub = await this.subDeviceToPair(caller, host, input, tx, ip);
+    return this.queue(caller, ip, 'pair', input.hostDeviceId, async (host, tx, emit) => {
+      const sub = await this.subDeviceToPair(caller, host, input, { tx, emit }, ip);
       return { sub, params: { deviceId: sub.deviceId, deviceType: sub.typeCode } };
     });
   }
@@ -52,9 +53,9 @@ export class PairingService {
    * held 3 s. Only for a host online now: a window opening hours later would find nobody there.
    */
   pairScan(caller: Caller, input: PairRequest & { seconds: number }, ip: string): Promise<PairingReceipt> {
-    return this.queue(caller, ip, 'pair_scan', input.hostDeviceId, async (host, tx) => {
+    return this.queue(caller, ip, 'pair_scan', input.hostDeviceId, async (host, tx, emit) => {
       if (!this.commands.isOnline(host)) throw fail('device.hostOffline', { host: host.deviceId }).on('hostDeviceId');
-      const sub = await this.subDeviceToPair(caller, host, input, tx, ip);
+      const sub = await this.subDeviceToPair(caller, host, input, { tx, emit }, ip);
       return { sub, params: { deviceId: sub.deviceId, deviceType: sub.typeCode, seconds: input.seconds } };
     });
   }
@@ -87,12 +88,16 @@ export class PairingService {
     ip: string,
     command: PairingCommand,
     hostDeviceId: string,
-    target: (host: DeviceRecord, tx: Executor) => Promise<{ sub: DeviceRecord; params: Record<string, unknown> }>,
+    target: (
+      host: DeviceRecord,
+      tx: Executor,
+      emit: Within['emit'],
+    ) => Promise<{ sub: DeviceRecord; params: Record<string, unknown> }>,
   ): Promise<PairingReceipt> {
     let named = { hostDeviceId: '', deviceId: '', hostOnline: false };
-    const receipt = await this.commands.queueWith(caller, ip, async (tx) => {
+    const receipt = await this.commands.queueWith(caller, ip, async (tx, emit) => {
       const host = await this.hostOf(caller, hostDeviceId, tx, true);
-      const { sub, params } = await target(host, tx);
+      const { sub, params } = await target(host, tx, emit);
       named = { hostDeviceId: host.deviceId, deviceId: sub.deviceId, hostOnline: this.commands.isOnline(host) };
       return {
         device: host,
@@ -139,10 +144,10 @@ export class PairingService {
     caller: Caller,
     host: DeviceRecord,
     input: PairRequest,
-    tx: Executor,
+    within: Within,
     ip: string,
   ): Promise<DeviceRecord> {
-    const existing = await this.devices.repo.findBySerial(tx, input.deviceId, true);
+    const existing = await this.devices.repo.findBySerial(within.tx, input.deviceId, true);
     if (!existing) {
       return this.devices.addIn(
         caller,
@@ -153,7 +158,7 @@ export class PairingService {
           remark: input.remark,
           hostDeviceId: host.deviceId,
         },
-        tx,
+        within,
         ip,
       );
     }
