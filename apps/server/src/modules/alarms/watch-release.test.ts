@@ -111,9 +111,7 @@ describe.each(dbTargets())('releases at a nurse watch on %s', (target) => {
 
   const countOf = async (name: string, labels: Record<string, string>): Promise<number> => {
     const metric = await app.services.alarms.metrics.registry.getSingleMetric(name)?.get();
-    return (
-      metric?.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value))?.value ?? 0
-    );
+    return metric?.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value))?.value ?? 0;
   };
 
   it('/metrics counts the alarms raised and released on this instance (the cluster dashboard reads them)', async () => {
