@@ -85,7 +85,8 @@ const seed = async (app: TestApp, token: string, caller: Caller) => {
     const out = await app.services.devices.devices.addMany(
       caller,
       stock.slice(0, N).map((s, i) => ({ deviceId: s.deviceId, deviceType: 49, name: `Pad ${i}` })),
-      tx,
+      // Seeding a bench: nobody listens for the moves' announcements.
+      { tx, emit: () => undefined },
     );
     if (out.problems.length) throw new Error(`devices: ${JSON.stringify(out.problems[0])}`);
   });
@@ -118,7 +119,7 @@ const seed = async (app: TestApp, token: string, caller: Caller) => {
       await app.services.facility.occupancy.link(
         actor,
         { bedId: bed.id, residentId: resident.id, deviceCode: `BM-${String(i).padStart(6, '0')}`, confirm: true },
-        tx,
+        { tx, emit: () => undefined },
       );
     }
   });
