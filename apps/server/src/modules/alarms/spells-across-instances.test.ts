@@ -126,7 +126,7 @@ describe.skipIf(missing.length > 0)(
       }
       for (const app of apps) await app.close();
       await testDb?.close();
-    });
+    }, 120_000);
 
     it('30 s of breathing stop raise BREATH_STOP once, whichever instance counts; breathing again releases it', async () => {
       await samples(3, NORMAL);
