@@ -1,6 +1,9 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Prints one plain closing line ("vitest: N passed, N failed, N skipped") that CI logs can be read by. */
+/**
+ * Prints one plain closing line ("vitest: N passed, N failed, N skipped") that CI logs can be
+ * read by, and the slowest files with their project, so a run that grows shows where.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
@@ -14,6 +17,15 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
+    const slowest = testModules
+      .map((module) => ({
+        name: `${module.project.name}: ${module.relativeModuleId}`,
+        ms: module.diagnostic().duration,
+      }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 25);
+    console.log('\nslowest files:');
+    for (const { name, ms } of slowest) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
     console.log(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   }
 }

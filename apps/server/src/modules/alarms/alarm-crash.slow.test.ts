@@ -149,13 +149,18 @@ describe('kill -9 while devices stream and alarms fire', () => {
     const sent = new Map<string, Map<number, string>>();
     const acked = new Map<string, Set<number>>();
     let pressing = true;
-    const connectButton = (id: string) =>
-      connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+    const connectButton = async (id: string) => {
+      const client = await connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
         clientId: id,
         username: id,
         password: buttonSecrets[id],
         reconnectPeriod: 0,
       });
+      // The kill resets connections whose bytes the server had not read (ECONNRESET): a device's
+      // lost link, which the presses below already expect, not a failure of the test.
+      client.on('error', () => undefined);
+      return client;
+    };
     const presses = calls.devices.map(async (d, index) => {
       const client = await connectButton(d.id);
       buttons.push(client);
