@@ -7,8 +7,7 @@ import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
+import type { DeviceGateway, DeviceContext } from '../gateway/index.ts';
 import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from '../residents/absence-events.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
@@ -40,7 +39,7 @@ export interface AlarmDeps {
 
 /**
  * The alarms module: the engine on the gateway's streams (its runner is a background part,
- * started after the devices module's, stopped before it), and the alarm store.
+ * started after the gateway module's, stopped before it), and the alarm store.
  */
 export const buildAlarmsModule = (
   deps: AlarmDeps,

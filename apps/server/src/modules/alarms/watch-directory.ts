@@ -15,7 +15,7 @@ import { storedAlarmSettings } from '../communities/community.policy.ts';
 import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
 import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
 import { kindOf } from '../devices/device.policy.ts';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
+import type { DeviceContext } from '../gateway/index.ts';
 import type { Subject } from './engine/engine-types.ts';
 import {
   DEFAULT_PROVIDER_SETTINGS,

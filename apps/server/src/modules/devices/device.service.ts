@@ -35,7 +35,7 @@ import {
 import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
 import type { DeviceState } from './device-state.ts';
 import { storedReport, type DeviceStates } from './device-state.service.ts';
-import type { DeviceMoves } from './ingest/device-moves.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import { FirmwareRepository } from '../firmware/firmware.repository.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';

@@ -5,7 +5,7 @@ import { backgroundPacer } from '../../core/background-pacer.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CommandService } from '../devices/command.service.ts';
-import type { DeviceFeed } from '../devices/ingest/device-feed.ts';
+import type { DeviceFeed } from '../gateway/index.ts';
 import { firmwareHandlers } from './firmware.routes.ts';
 import { FirmwareService } from './firmware.service.ts';
 import { PackageCache } from './package-cache.ts';

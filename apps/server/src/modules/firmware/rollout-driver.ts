@@ -8,7 +8,7 @@ import type { BackgroundPacer } from '../../core/background-pacer.ts';
 import type { Part } from '../../core/lifecycle.ts';
 import { minuteOfDayIn } from '../alarms/local-time.ts';
 import type { CommandAnswer, CommandService } from '../devices/command.service.ts';
-import type { DeviceFeed } from '../devices/ingest/device-feed.ts';
+import type { DeviceFeed } from '../gateway/index.ts';
 import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
 import { effectiveSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
 import { compareFirmwareVersions, parseFirmwareVersion } from './firmware-version.ts';
