@@ -146,14 +146,15 @@ export const buildServices = (deps: AppDeps) => {
     deviceStates: devices.services.states,
     deviceMoves: gateway.services.moves,
   });
-  const care = buildCareModule({ ...shared, transactions });
+  // Residents' sleep settings: communities save them, the alarm engine, reports and rollouts read them.
+  const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
+  const care = buildCareModule({ ...shared, transactions, sleepSettings: sleepSettings.services.settings });
   const residents = buildResidentsModule({
     ...shared,
     transactions,
     facility: facility.services,
     communities: care.services.communities,
   });
-  const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
   const appReleases = buildAppReleasesModule({
     db,
     clock,
@@ -166,6 +167,7 @@ export const buildServices = (deps: AppDeps) => {
     transactions,
     events,
     gateway: gateway.services,
+    sleepSettings: sleepSettings.services.settings,
     log,
   });
   auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
@@ -201,6 +203,8 @@ export const buildServices = (deps: AppDeps) => {
     timeZone: config.timeZone,
     reports: config.reports,
     vitalLimits,
+    residents: monitor.services.monitor,
+    sleepSettings: sleepSettings.services.settings,
   });
   const firmware = buildFirmwareModule({
     db,
@@ -209,6 +213,7 @@ export const buildServices = (deps: AppDeps) => {
     commands: devices.services.commands,
     database: deps.database.kind,
     feed: gateway.services.feed,
+    sleepSettings: sleepSettings.services.settings,
     dataDir: config.dataDir,
     timeZone: config.timeZone,
     firmware: config.firmware,
