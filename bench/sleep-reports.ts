@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { deviceMinutes, deviceSeconds, sleepReports } from '../apps/server/src/db/schema.ts';
-import { emptySeconds, writeSecond } from '../apps/server/src/modules/devices/ingest/seconds-of-minute.ts';
+import { emptySeconds, writeSecond } from '../apps/server/src/modules/gateway/index.ts';
 import { AnalysisPool } from '../apps/server/src/modules/reports/analysis-pool.ts';
 import { nightWindow } from '../apps/server/src/modules/reports/night-window.ts';
 import { NightRepository } from '../apps/server/src/modules/reports/night.repository.ts';

@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)('alarms that say what and how much (browser)', () 
   const home: Login = { userName: 'figHome', password: PASSWORD };
 
   const send = (deviceId: string, kind: 'telemetry' | 'event' | 'status', body: Record<string, unknown>) =>
-    server.app.services.devices.gateway.ingest.handle(
+    server.app.services.gateway.ingest.handle(
       topicOf(deviceId, kind),
       Buffer.from(JSON.stringify({ ts: Date.now() / 1000, seq: seq++, ...body })),
     );
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('alarms that say what and how much (browser)', () 
       await linkBed(server.app, placed.bedId, b.device);
       if (b.device === heartMonitor) margaretId = placed.residentId ?? 0;
     }
-    await server.app.services.devices.gateway.directory.load();
+    await server.app.services.gateway.directory.load();
     // Margaret's bed: a heart rate under 75 for 10 s is abnormal.
     const saved = await server.app.call(
       alarmCalls.saveBedAlarmSetting,

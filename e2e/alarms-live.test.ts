@@ -1,7 +1,7 @@
 import { createClient } from '@vigil/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import {
   parseDeviceCounts,
   planFleet,
@@ -77,8 +77,8 @@ describe.skipIf(!hasChromium)('alarms live on the console', () => {
       providerId: homeProvider.id,
     });
     radarId = plan.devices[0]?.id ?? '';
-    await server.app.services.devices.gateway.directory.load();
-    const broker = server.app.services.devices.gateway.broker;
+    await server.app.services.gateway.directory.load();
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     fleet = await startFleet({ url: `mqtt://127.0.0.1:${broker.port}`, plan, secrets, seed: 'oak', eventRate: 0 });
     browser = await launchBrowser();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
-import { startDemo, type RunningDemo } from '../apps/server/src/modules/devices/demo/demo-care-home.ts';
+import { startDemo, type RunningDemo } from '../apps/server/src/modules/gateway/index.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import {
   launchBrowser,
   openSession,
@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)('devices online and offline, live', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const gateway = server.app.services.devices.gateway;
+    const gateway = server.app.services.gateway;
     const broker = gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     const started = await startDemo({

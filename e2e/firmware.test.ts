@@ -4,7 +4,7 @@ import { zipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USER } from '../apps/server/src/test/harness.ts';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import {
   parseDeviceCounts,
   planFleet,
@@ -63,8 +63,8 @@ describe.skipIf(!hasChromium)('firmware over the air from the console', () => {
       providerId: home.id,
     });
     deviceIds = plan.devices.map((d) => d.id);
-    await server.app.services.devices.gateway.directory.load();
-    const broker = server.app.services.devices.gateway.broker;
+    await server.app.services.gateway.directory.load();
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     fleet = await startFleet({
       url: `mqtt://127.0.0.1:${broker.port}`,

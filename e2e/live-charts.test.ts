@@ -3,7 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarms, deviceMinutes } from '../apps/server/src/db/schema.ts';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import { defaultBedRules } from '../apps/server/src/modules/alarms/bed-alarm-settings.service.ts';
 import { linkBed, placeBed } from '../apps/server/src/modules/devices/device-test-support.ts';
 import { parseDeviceCounts, planFleet, provisionFleet, secretsFor } from '../apps/simulator/src/index.ts';
@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('live charts (browser)', () => {
     residentId = bed.residentId ?? 0;
     const deviceId = plan.devices[0]?.id ?? '';
     await linkBed(server.app, bed.bedId, deviceId);
-    await server.app.services.devices.gateway.directory.load();
+    await server.app.services.gateway.directory.load();
 
     // The bed's own limits: the bands the charts shade.
     const saved = await server.app.call(
@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('live charts (browser)', () => {
       lastAt: raisedAt,
     });
 
-    const broker = server.app.services.devices.gateway.broker;
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     monitor = await connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
       clientId: deviceId,

@@ -2,7 +2,7 @@ import { createClient, topicOf } from '@vigil/contract';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import { linkBed, placeBed } from '../apps/server/src/modules/devices/device-test-support.ts';
 import { parseDeviceCounts, planFleet, provisionFleet, secretsFor } from '../apps/simulator/src/index.ts';
 import { launchBrowser, openSession, settled, signIn, stillScreenshot } from './support/browser.ts';
@@ -59,8 +59,8 @@ describe.skipIf(!hasChromium)('live monitoring (browser)', () => {
     residentId = bed.residentId ?? 0;
     const deviceId = plan.devices[0]?.id ?? '';
     await linkBed(server.app, bed.bedId, deviceId);
-    await server.app.services.devices.gateway.directory.load();
-    const broker = server.app.services.devices.gateway.broker;
+    await server.app.services.gateway.directory.load();
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     monitor = await connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
       clientId: deviceId,

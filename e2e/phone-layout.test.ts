@@ -2,8 +2,8 @@ import { alarmCalls, bunkList, type Bunk } from '@vigil/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarms } from '../apps/server/src/db/schema.ts';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
-import { startDemo, type RunningDemo } from '../apps/server/src/modules/devices/demo/demo-care-home.ts';
+import { startDemo, type RunningDemo } from '../apps/server/src/modules/gateway/index.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import {
   expandMenu,
   featureText,
@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('a console on a phone and a desktop (browser)', ()
 
   beforeAll(async () => {
     server = await startServer();
-    const broker = server.app.services.devices.gateway.broker;
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     const started = await startDemo({
       db: server.app.database.db,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { adminLogin, adminUpdatePassword, createClient, insertNursing } from '@vigil/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedBroker } from '../apps/server/src/modules/devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import {
   parseDeviceCounts,
   planFleet,
@@ -117,8 +117,8 @@ describe.skipIf(!hasChromium)('two consoles on one alarm; the bell (browser)', (
       providerId: home.id,
     });
     radars = plan.devices.map((d) => d.id);
-    await server.app.services.devices.gateway.directory.load();
-    const broker = server.app.services.devices.gateway.broker;
+    await server.app.services.gateway.directory.load();
+    const broker = server.app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     fleet = await startFleet({ url: `mqtt://127.0.0.1:${broker.port}`, plan, secrets, seed: 'pine', eventRate: 0 });
   }, 180_000);

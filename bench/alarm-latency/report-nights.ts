@@ -27,7 +27,7 @@ import {
   rooms,
   sleepReports,
 } from '../../apps/server/src/db/schema.ts';
-import { emptySeconds, writeSecond } from '../../apps/server/src/modules/devices/ingest/seconds-of-minute.ts';
+import { emptySeconds, writeSecond } from '../../apps/server/src/modules/gateway/index.ts';
 import { AnalysisPool } from '../../apps/server/src/modules/reports/analysis-pool.ts';
 import { BEFORE_SLEEP_MINUTES, latestEndedNight } from '../../apps/server/src/modules/reports/night-window.ts';
 import { ReportProducer } from '../../apps/server/src/modules/reports/report-producer.ts';

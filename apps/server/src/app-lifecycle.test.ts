@@ -12,7 +12,7 @@ describe('server lifecycle', () => {
 
   it('writes the live device state it holds when the server closes (SIGTERM)', async () => {
     const seenAt = new Date(Date.UTC(2026, 10, 25, 2, 30));
-    app.services.devices.live.store.apply('SLP-CLOSE-1', { online: true, battery: 64 }, seenAt);
+    app.services.gateway.live.store.apply('SLP-CLOSE-1', { online: true, battery: 64 }, seenAt);
     await app.app.close();
     const rows = await app.database.db
       .select()

@@ -35,8 +35,12 @@ import { buildAuditModule } from './modules/audit/audit.module.ts';
 import { buildAuthModule, buildSignIn } from './modules/auth/auth.module.ts';
 import { buildCareModule } from './modules/caregivers/care.module.ts';
 import { buildDevicesModule } from './modules/devices/devices.module.ts';
-import { registerGatewayRoutes } from './modules/devices/gateway/gateway.routes.ts';
-import { serverLoginOf } from './modules/devices/broker/external-broker.ts';
+import {
+  buildGatewayModule,
+  registerGatewayRoutes,
+  serverLoginOf,
+  type CommandDelivery,
+} from './modules/gateway/index.ts';
 import { buildFacilityModule } from './modules/facility/facility.module.ts';
 import type { ProviderService } from './modules/providers/provider.service.ts';
 import { buildProvidersModule } from './modules/providers/providers.module.ts';
@@ -87,8 +91,9 @@ export const buildServices = (deps: AppDeps) => {
   const signIn = buildSignIn({ db, clock, settings });
   const audit = buildAuditModule({ db, clock });
   const { audit: auditService } = audit.services;
-  // Accounts check provider existence and providers create login accounts: break the cycle with a late reference.
-  const late: { providers?: ProviderService } = {};
+  // Accounts check provider existence and providers create login accounts, and the gateway delivers
+  // the commands of the devices module built after it: break the cycles with late references.
+  const late: { providers?: ProviderService; commands?: CommandDelivery } = {};
   const accounts = buildAccountsModule({
     db,
     clock,
@@ -116,23 +121,40 @@ export const buildServices = (deps: AppDeps) => {
   };
   const auth = buildAuthModule({ ...shared, config, signIn, log });
   const system = buildSystemModule({ ...shared, settings, transactions });
+  // The gateway before the devices module: device records record their moves through it, and
+  // device states and commands read its live state; it delivers their commands once it starts.
+  const gateway = buildGatewayModule({
+    db,
+    transactions,
+    events,
+    clock,
+    config,
+    audit: auditService,
+    log,
+    commands: () => {
+      if (!late.commands) throw new Error('device commands not wired');
+      return late.commands;
+    },
+  });
   // Devices before the facility: a bed shows its device's state, read at the devices module's front door.
-  const devices = buildDevicesModule({ ...shared, config, log, transactions, events });
-  // Bed links move devices and residents: each move is announced through the devices module's moves.
+  const devices = buildDevicesModule({ ...shared, config, transactions, gateway: gateway.services });
+  late.commands = devices.services.commands;
+  // Bed links move devices and residents: each move is announced through the gateway's moves.
   const facility = buildFacilityModule({
     ...shared,
     transactions,
     deviceStates: devices.services.states,
-    deviceMoves: devices.services.moves,
+    deviceMoves: gateway.services.moves,
   });
-  const care = buildCareModule({ ...shared, transactions });
+  // Residents' sleep settings: communities save them, the alarm engine, reports and rollouts read them.
+  const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
+  const care = buildCareModule({ ...shared, transactions, sleepSettings: sleepSettings.services.settings });
   const residents = buildResidentsModule({
     ...shared,
     transactions,
     facility: facility.services,
     communities: care.services.communities,
   });
-  const sleepSettings = buildSleepSettingsModule({ ...shared, transactions });
   const appReleases = buildAppReleasesModule({
     db,
     clock,
@@ -144,7 +166,8 @@ export const buildServices = (deps: AppDeps) => {
     config,
     transactions,
     events,
-    gateway: devices.services.gateway,
+    gateway: gateway.services,
+    sleepSettings: sleepSettings.services.settings,
     log,
   });
   auth.services.sessions.voiceFlagOf = (providerId) => alarms.services.settings.voiceFlag(providerId);
@@ -167,8 +190,8 @@ export const buildServices = (deps: AppDeps) => {
     sessions: auth.services.sessions,
     alarms: alarms.services.alarms,
     vitalLimits,
-    gateway: devices.services.gateway,
-    live: devices.services.live.store,
+    gateway: gateway.services,
+    live: gateway.services.live.store,
     deviceStates: devices.services.states,
     timeZone: config.timeZone,
     redisUrl: config.redisUrl,
@@ -180,6 +203,8 @@ export const buildServices = (deps: AppDeps) => {
     timeZone: config.timeZone,
     reports: config.reports,
     vitalLimits,
+    residents: monitor.services.monitor,
+    sleepSettings: sleepSettings.services.settings,
   });
   const firmware = buildFirmwareModule({
     db,
@@ -187,18 +212,20 @@ export const buildServices = (deps: AppDeps) => {
     audit: auditService,
     commands: devices.services.commands,
     database: deps.database.kind,
-    feed: devices.services.gateway.feed,
+    feed: gateway.services.feed,
+    sleepSettings: sleepSettings.services.settings,
     dataDir: config.dataDir,
     timeZone: config.timeZone,
     firmware: config.firmware,
   });
   return {
     /**
-     * Every module, in the order their background parts start (stopped in reverse): the devices
-     * module's writers and gateway first (its own order: writers before the broker), then the
-     * session purge; the modules without parts after them.
+     * Every module, in the order their background parts start (stopped in reverse): the gateway's
+     * writers and broker first (its own order: writers before the broker), then the alarm engine,
+     * monitoring, reports, firmware and the session purge; the modules without parts after them.
      */
     modules: {
+      gateway,
       devices,
       alarms,
       monitor,
@@ -234,6 +261,7 @@ export const buildServices = (deps: AppDeps) => {
     residentSheets: residents.services.sheets,
     care: care.services,
     facility: facility.services,
+    gateway: gateway.services,
     devices: devices.services,
     alarms: alarms.services,
     sockets: monitor.services.sockets,
@@ -282,14 +310,14 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   relay?.onGap(() => {
     const failed = (error: unknown) =>
       app.log.warn({ err: redactedError(error) }, 'devices and absences not read again after a relay gap');
-    services.devices.gateway.directory.load().catch(failed);
+    services.gateway.directory.load().catch(failed);
     services.alarms.watch.load().catch(failed);
   });
   // Events a crash left between commit and publish go out before the first request.
   await services.transactions.relayPending();
   const report = (part: string, error: unknown) =>
     app.log.error({ err: redactedError(error), part }, 'background part failed');
-  // Every module's parts, in the order of services.modules (devices, then the session purge), started in
+  // Every module's parts, in the order of services.modules (the gateway, then the session purge), started in
   // order and stopped in reverse on close (SIGTERM): producers stop before writers flush.
   const lifecycle = new Lifecycle();
   for (const part of Object.values(services.modules).flatMap((m) => m.parts)) lifecycle.add(part);
@@ -306,7 +334,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   await app.register(formbody);
   await app.register(multipart);
   const metrics = new Metrics([
-    services.devices.gateway.metrics.registry,
+    services.gateway.metrics.registry,
     services.alarms.metrics.registry,
     services.sockets.registry,
     services.outboxMetrics.registry,
@@ -335,7 +363,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   app.get('/readyz', async (_request, reply) => {
     const ready = await deps.database.ready().catch(() => false);
     // Ingest that cannot write (database refusing, backlog over its bound) is not ready for more devices.
-    const ingest = services.devices.gateway.health();
+    const ingest = services.gateway.health();
     const ok =
       ready &&
       !ingest.failing &&
@@ -352,7 +380,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   });
   registerMetricsRoute(app, metrics, deps.config.metrics.token);
   await registerGatewayRoutes(app, {
-    gateway: services.devices.gateway,
+    gateway: services.gateway,
     clock: deps.clock,
     authToken: deps.config.mqttAuthToken,
     serverLogin: serverLoginOf(deps.config.mqttUrl),

@@ -8,8 +8,7 @@ import { loggerOptions } from './core/logger-options.ts';
 import { redactedError } from './http/log-redaction.ts';
 import { StartupError } from './core/startup-error.ts';
 import type { AddressInfo } from 'node:net';
-import { EmbeddedBroker } from './modules/devices/broker/embedded-broker.ts';
-import { startDemo, type RunningDemo } from './modules/devices/demo/demo-care-home.ts';
+import { startDemo, type RunningDemo } from './modules/gateway/index.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
 import { sweepStaleUploads } from './http/uploads.ts';
@@ -104,7 +103,6 @@ const start = async () => {
     `Vigil ${database.kind === 'pglite' ? 'on embedded PGlite' : 'on PostgreSQL'} at http://localhost:${config.port}`,
   );
   if (config.demo) {
-    const broker = built.services.devices.gateway.broker;
     const { port } = app.server.address() as AddressInfo;
     try {
       demo = await startDemo({
@@ -114,8 +112,7 @@ const start = async () => {
         log: app.log,
         dataDir: config.dataDir,
         api: `http://127.0.0.1:${port}`,
-        mqttUrl:
-          config.mqttUrl ?? `mqtt://127.0.0.1:${broker instanceof EmbeddedBroker ? broker.port : config.mqttPort}`,
+        mqttUrl: config.mqttUrl ?? `mqtt://127.0.0.1:${built.services.gateway.embeddedPort() ?? config.mqttPort}`,
       });
     } catch (error) {
       app.log.error({ err: error }, 'the demo care home could not start; the server runs without it');

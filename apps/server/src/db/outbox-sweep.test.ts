@@ -87,8 +87,8 @@ describeEachDb('the event outbox sweep (%s)', (target) => {
     w = await deviceWorld(a, 'Obx');
     await loadStock(a, w.admin, [{ deviceId: 'OBX-SOS1', deviceType: T.sos }]);
     await addDevice(a, w.aHome.token, 'OBX-SOS1', T.sos);
-    await a.services.devices.gateway.directory.load();
-    await a.services.devices.gateway.ingest.handle(
+    await a.services.gateway.directory.load();
+    await a.services.gateway.ingest.handle(
       topicOf('OBX-SOS1', 'event'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: 1, event: 'sos' })),
     );

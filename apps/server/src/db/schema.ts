@@ -446,7 +446,7 @@ export const deviceStock = pgTable(
     importedAt: ts('imported_at').notNull().defaultNow(),
     /**
      * What the device connects with (MQTT password), stored only as a scrypt hash
-     * (modules/devices/credentials/secret.ts); null: the device cannot connect.
+     * (modules/gateway/credentials/secret.ts); null: the device cannot connect.
      */
     secretHash: text('secret_hash'),
     secretSetAt: ts('secret_set_at'),

@@ -69,7 +69,7 @@ export const liveMoveCase = (target: DbTarget): void => {
       return frames;
     };
     const press = (deviceId: string) =>
-      app.services.devices.gateway.ingest.handle(
+      app.services.gateway.ingest.handle(
         topicOf(deviceId, 'event'),
         Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event: 'sos' })),
       );
@@ -93,7 +93,7 @@ export const liveMoveCase = (target: DbTarget): void => {
         { token: w.aHome.token },
       );
       expect(button.status, button.msg).toBe(200);
-      await app.services.devices.gateway.directory.load();
+      await app.services.gateway.directory.load();
       await app.app.listen({ port: 0, host: '127.0.0.1' });
       url = `ws://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/websocket`;
     }, 300_000);

@@ -12,6 +12,9 @@ import { afterFailure, lockedMinutes, type LockoutState } from '../auth/lockout.
 import type { LoginGuard } from '../auth/login-guard.ts';
 import { AccountRepository, type AccountRow, type NewAccountRow } from './account.repository.ts';
 
+/** An account as stored, for the modules that read one through this service (auth signs it in). */
+export type { AccountRow };
+
 export interface NewAccount {
   userName: string;
   nickName: string;

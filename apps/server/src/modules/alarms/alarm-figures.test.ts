@@ -50,7 +50,7 @@ describeEachDb('alarms say what and how much; handling results fit the type (%s)
   let seq = 1;
 
   const send = (deviceId: string, kind: 'event' | 'telemetry', body: Record<string, unknown>) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, kind),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, ...body })),
     );
@@ -114,7 +114,7 @@ describeEachDb('alarms say what and how much; handling results fit the type (%s)
       { token: w.aHome.token },
     );
     expect(saved.status, saved.msg).toBe(200);
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     await app.services.alarms.watch.load();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     socketUrl = `ws://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/websocket`;

@@ -3,13 +3,12 @@ import { and, asc, eq } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
-import { OFFLINE_GRACE_MS } from '../devices/ingest/presence.ts';
+import { hashDeviceSecret } from '../gateway/index.ts';
+import { OFFLINE_GRACE_MS, EmbeddedBroker } from '../gateway/testing.ts';
 import type { PublishedEvent } from '../../core/events.ts';
 import { alarms, deviceStock } from '../../db/schema.ts';
 import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
 import { until } from '../../test/until.ts';
-import { EmbeddedBroker } from '../devices/broker/embedded-broker.ts';
-import { hashDeviceSecret } from '../devices/credentials/secret.ts';
 import {
   addDevice,
   deviceWorld,
@@ -32,7 +31,7 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
   const published: PublishedEvent[] = [];
   let seq = 1;
 
-  const gateway = () => app.services.devices.gateway;
+  const gateway = () => app.services.gateway;
   const alarmsOf = (deviceId: string) =>
     app.database.db.select().from(alarms).where(eq(alarms.deviceId, deviceId)).orderBy(asc(alarms.id));
   const openOf = (deviceId: string, alertType: string) =>
@@ -200,24 +199,24 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
   it('a device gone longer than the grace raises CONNECTION, a blip nothing; back online releases it', async () => {
     const client = await connect('ALM-DOOR1');
     await until(
-      () => gateway().presence !== undefined && app.services.devices.live.store.get('ALM-DOOR1')?.online === true,
+      () => gateway().presence !== undefined && app.services.gateway.live.store.get('ALM-DOOR1')?.online === true,
       {
         what: 'the door sensor online',
       },
     );
     // A blip: back within the grace, nothing is raised.
     client.stream.destroy();
-    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
+    await until(() => app.services.gateway.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
     clock.advance(OFFLINE_GRACE_MS / 2);
     const again = await connect('ALM-DOOR1');
-    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === true, { what: 'back' });
+    await until(() => app.services.gateway.live.store.get('ALM-DOOR1')?.online === true, { what: 'back' });
     clock.advance(OFFLINE_GRACE_MS);
     await gateway().presence.sweep();
     expect(await alarmsOf('ALM-DOOR1')).toEqual([]);
 
     // Gone for longer than the grace: raised, from when the connection was lost.
     again.stream.destroy();
-    await until(() => app.services.devices.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
+    await until(() => app.services.gateway.live.store.get('ALM-DOOR1')?.online === false, { what: 'offline' });
     const lostAt = clock.now().getTime();
     clock.advance(OFFLINE_GRACE_MS);
     await gateway().presence.sweep();

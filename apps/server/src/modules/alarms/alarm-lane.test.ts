@@ -34,7 +34,7 @@ const laneWorld = (target: DbTarget, prefix: string) => {
   const helpers = {
     runner: () => app().services.alarms.runner,
     ingest: (deviceId: string, kind: 'event' | 'telemetry' | 'status', body: Record<string, unknown>) =>
-      app().services.devices.gateway.ingest.handle(
+      app().services.gateway.ingest.handle(
         topicOf(deviceId, kind),
         Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, ...body })),
       ),
@@ -94,12 +94,12 @@ const laneWorld = (target: DbTarget, prefix: string) => {
       resident: 'Lea',
     });
     await linkBed(app(), bed.bedId, ids.slp);
-    await app().services.devices.gateway.directory.load();
+    await app().services.gateway.directory.load();
     // Online before the tests: their messages then raise through the writer, not with an `online` event.
     await helpers.ingest(ids.slp, 'telemetry', { ...NOT_BREATHING, rr: 14 });
     await helpers.ingest(ids.sos1, 'status', { online: true, battery: 80 });
     await helpers.ingest(ids.sos2, 'status', { online: true, battery: 80 });
-    await app().services.devices.gateway.events.drain();
+    await app().services.gateway.events.drain();
     await helpers.runner().flush();
     clock.advance(1000);
   });
@@ -203,7 +203,7 @@ describeOnDb('postgres', 'alarm writes of one device in order, a write held at a
       const [stock] = await w.app.database.db.select().from(deviceStock).where(eq(deviceStock.deviceId, ids.sos2));
       await w.app.database.db.delete(devices).where(eq(devices.stockId, stock?.id ?? 0));
       await w.app.database.db.delete(deviceStock).where(eq(deviceStock.deviceId, ids.sos2));
-      expect(await w.app.services.devices.gateway.directory.refresh(ids.sos2, 0)).toBeUndefined();
+      expect(await w.app.services.gateway.directory.refresh(ids.sos2, 0)).toBeUndefined();
     } finally {
       await lock.free();
     }

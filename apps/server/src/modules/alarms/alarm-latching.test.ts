@@ -34,7 +34,7 @@ describeEachDb('alarms that latch until a person handles them (%s)', (target) =>
   let seq = 1;
 
   const send = (deviceId: string, kind: 'event' | 'telemetry', body: Record<string, unknown>) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, kind),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, ...body })),
     );
@@ -79,7 +79,7 @@ describeEachDb('alarms that latch until a person handles them (%s)', (target) =>
       });
       await linkBed(app, bed.bedId, deviceId);
     }
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     await app.services.alarms.watch.load();
   });
   afterAll(() => app?.close());

@@ -19,10 +19,10 @@ describe.each(dbTargets())('duration clocks across a restart on %s', (target) =>
 
   const start = async () => {
     app = await createTestApp(target, { clock, testDb });
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   };
   const sample = (inBed: boolean) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf('RST-SLP1', 'telemetry'),
       Buffer.from(
         JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, hr: 70, rr: 14, inBed, asleep: false, move: 0 }),
@@ -49,7 +49,7 @@ describe.each(dbTargets())('duration clocks across a restart on %s', (target) =>
     await addDevice(app, w.aHome.token, 'RST-SLP1', T.sleep);
     const bed = await placeBed(app, w.aHome.id, { area: 'Rst Area', room: 'Rst 1', bed: 'Rst 1-1', resident: 'Ruth' });
     await linkBed(app, bed.bedId, 'RST-SLP1');
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   });
   afterAll(async () => {
     await app?.close();

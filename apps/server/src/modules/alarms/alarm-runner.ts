@@ -6,10 +6,15 @@ import type { Db, Tx } from '../../db/database.ts';
 import { deviceEvents } from '../../db/schema.ts';
 import type { Emit, Transactions } from '../../db/transactions.ts';
 import { kindOf } from '../devices/device.policy.ts';
-import type { EventsStoredWork } from '../devices/gateway/device-gateway.ts';
-import { BacklogFull } from '../devices/ingest/batch-queue.ts';
-import type { DeviceContext, DeviceDirectory } from '../devices/ingest/device-directory.ts';
-import type { DeviceFeed, FeedItem, StoredDeviceEvent } from '../devices/ingest/device-feed.ts';
+import type {
+  EventsStoredWork,
+  DeviceContext,
+  DeviceDirectory,
+  DeviceFeed,
+  FeedItem,
+  StoredDeviceEvent,
+} from '../gateway/index.ts';
+import { BacklogFull } from '../../core/batch-queue.ts';
 import type { AlarmRaise, AlarmRepository, AlarmRow, TimelineEntry } from './alarm.repository.ts';
 import type { AlarmMetrics } from './alarm-metrics.ts';
 import type { AlarmSpellStore } from './alarm-spell.store.ts';

@@ -11,7 +11,7 @@ describe.each(dbTargets())('alarm levels and voice settings on %s', (target) => 
   let w: DeviceWorld;
   let seq = 1;
   const press = async (deviceId: string, event: string, extra: Record<string, unknown> = {}) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, 'event'),
       Buffer.from(JSON.stringify({ ts: app.clock.now().getTime() / 1000, seq: seq++, event, ...extra })),
     );
@@ -32,7 +32,7 @@ describe.each(dbTargets())('alarm levels and voice settings on %s', (target) => 
       ['LVL-SMK1', T.smoke],
     ] as const)
       await addDevice(app, w.aHome.token, id, type);
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   });
   afterAll(() => app?.close());
 

@@ -31,7 +31,7 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
   let seq = 1;
 
   const press = async (deviceId: string, event = 'sos') => {
-    const outcome = await app.services.devices.gateway.ingest.handle(
+    const outcome = await app.services.gateway.ingest.handle(
       topicOf(deviceId, 'event'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event })),
     );
@@ -69,7 +69,7 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
       resident: 'Ada Lovelace',
     });
     await linkBed(app, bed.bedId, 'HDL-FALL1');
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     const a = await makeAccount(app, w.aHome.token, 'hdlCarerA', 'SUB_ROLE');
     const b = await makeAccount(app, w.aHome.token, 'hdlCarerB', 'SUB_ROLE');
     carerA = await app.login(a.userName, a.password);

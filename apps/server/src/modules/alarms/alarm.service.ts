@@ -23,6 +23,9 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import { alarmSheet, localTimeFormat } from './alarm-sheet.ts';
 import { AlarmQueryRepository, type AlarmListQuery, type AlarmView } from './alarm-query.repository.ts';
+
+/** An alarm as the screens and notifications show it (the consoles' socket presents it). */
+export type { AlarmView };
 import { alarmRecord } from './alarm-record.ts';
 import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';

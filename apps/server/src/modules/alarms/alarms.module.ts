@@ -7,9 +7,9 @@ import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import type { DeviceGateway } from '../devices/gateway/device-gateway.ts';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
+import type { DeviceGateway, DeviceContext } from '../gateway/index.ts';
 import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from '../residents/absence-events.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
 import { AlarmMetrics } from './alarm-metrics.ts';
@@ -35,12 +35,14 @@ export interface AlarmDeps {
   transactions: Transactions;
   events: EventStream;
   gateway: DeviceGateway;
+  /** Residents' sleep settings (the bed-leaving watch's hours). */
+  sleepSettings: Pick<SleepSettingService, 'narrowedLeaveBedWatches'>;
   log: Log;
 }
 
 /**
  * The alarms module: the engine on the gateway's streams (its runner is a background part,
- * started after the devices module's, stopped before it), and the alarm store.
+ * started after the gateway module's, stopped before it), and the alarm store.
  */
 export const buildAlarmsModule = (
   deps: AlarmDeps,
@@ -80,6 +82,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
     deps.clock,
     () => settings.all(),
     () => bedSettings.all(),
+    deps.sleepSettings,
   );
   // Several instances share each device's samples (REDIS_URL): its duration spells are kept in Redis (decision 0039).
   const spellLedger = deps.config.redisUrl

@@ -33,7 +33,7 @@ describe.each(dbTargets())('a resident’s bed alarm rules on %s', (target) => {
     const bed = await placeBed(app, w.aHome.id, { area: 'Bar Area', room: 'Bar 1', bed: 'Bar 1-1', resident: 'Ada' });
     residentId = bed.residentId ?? 0;
     await linkBed(app, bed.bedId, 'BAR-S1');
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   });
   afterAll(() => app?.close());
 
@@ -69,7 +69,7 @@ describe.each(dbTargets())('a resident’s bed alarm rules on %s', (target) => {
 
     // Out of bed (and not breathing: switched off here) for a minute: LEAVE_BED only.
     for (let i = 0; i <= 60; i++) {
-      await app.services.devices.gateway.ingest.handle(
+      await app.services.gateway.ingest.handle(
         topicOf('BAR-S1', 'telemetry'),
         Buffer.from(
           JSON.stringify({

@@ -1,4 +1,4 @@
-import { BacklogFull } from '../devices/ingest/batch-queue.ts';
+import { BacklogFull } from '../../core/batch-queue.ts';
 
 export interface DeviceLanesOptions<T> {
   /** Writes one batch, all or nothing (one transaction). */

@@ -144,7 +144,7 @@ describe.each(dbTargets())('a resident’s bed-leaving watch from their sleep se
     await addDevice(app, w.aHome.token, 'LBW-S1', T.sleep);
     const { residentId, bedId } = await resident('Wanderer Wu');
     await linkBed(app, bedId, 'LBW-S1');
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     // The bed's own rules: a one-minute bed-leaving spell, watched by day; the sleep window replaces that range.
     const bedRules = {
       ...defaultBedRules(),
@@ -164,7 +164,7 @@ describe.each(dbTargets())('a resident’s bed-leaving watch from their sleep se
     expect(watch().rulesOf(w.aHome.id, residentId).durations.leftBedTime).toBe(60);
 
     const telemetry = (body: VitalsSample) =>
-      app.services.devices.gateway.ingest.handle(
+      app.services.gateway.ingest.handle(
         topicOf('LBW-S1', 'telemetry'),
         Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, asleep: false, ...body })),
       );

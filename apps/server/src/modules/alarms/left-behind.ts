@@ -1,6 +1,6 @@
 import { RELEASE_KIND } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
-import type { DeviceMovedHook } from '../devices/ingest/device-moves.ts';
+import type { DeviceMovedHook } from '../gateway/index.ts';
 import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
 import { alarms } from '../../db/schema.ts';
 import { createTestApp, openTestDatabase, type TestApp, type TestDb } from '../../test/harness.ts';
-import { ExternalBroker } from '../devices/broker/external-broker.ts';
+import { ExternalBroker } from '../gateway/testing.ts';
 import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T } from '../devices/device-test-support.ts';
 
 const { MQTT_URL, REDIS_URL } = process.env;
@@ -104,9 +104,9 @@ describe.skipIf(missing.length > 0)(
       });
       await linkBed(a, bed.bedId, DEVICE);
       for (const [i, app] of apps.entries()) {
-        await app.services.devices.gateway.directory.load();
+        await app.services.gateway.directory.load();
         await app.services.alarms.watch.load();
-        app.services.devices.gateway.feed.subscribe(
+        app.services.gateway.feed.subscribe(
           (item) => {
             if (item.kind !== 'vitals' || item.context.deviceId !== DEVICE) return;
             waiters.get(item.telemetry.seq)?.(i);
@@ -121,7 +121,7 @@ describe.skipIf(missing.length > 0)(
     afterAll(async () => {
       await device?.endAsync(true);
       for (const app of apps) {
-        const broker = app.services.devices.gateway.broker;
+        const broker = app.services.gateway.broker;
         if (broker instanceof ExternalBroker) await broker.endSession();
       }
       for (const app of apps) await app.close();
@@ -190,7 +190,7 @@ describe.skipIf(missing.length > 0)(
           .where(and(eq(alarms.deviceId, SENSOR), eq(alarms.alertType, 'NO_MOTION')));
       /** A motion event as the broker hands it to one instance (the event connections share it out the same way). */
       const motion = async (app: TestApp) => {
-        const outcome = await app.services.devices.gateway.ingest.handle(
+        const outcome = await app.services.gateway.ingest.handle(
           topicOf(SENSOR, 'event'),
           Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: ++seq, event: 'motion' })),
         );

@@ -13,9 +13,9 @@ import type { Db } from '../../db/database.ts';
 import { communities, residentAbsences, residents } from '../../db/schema.ts';
 import { storedAlarmSettings } from '../communities/community.policy.ts';
 import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
-import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { kindOf } from '../devices/device.policy.ts';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
+import type { DeviceContext } from '../gateway/index.ts';
 import type { Subject } from './engine/engine-types.ts';
 import {
   DEFAULT_PROVIDER_SETTINGS,
@@ -60,7 +60,6 @@ export class WatchDirectory {
   private providerSettings = new Map<number, ProviderAlarmSettings>();
   private residentRules = new Map<number, BedAlarmRules>();
   private leaveBedWatches = new Map<number, LeaveBedWatch>();
-  private readonly sleepSettings = new SleepSettingRepository();
   /** Rules by provider and community, built once per load. */
   private rules = new Map<string, AlarmRules>();
   private absences = new Map<number, Absence[]>();
@@ -73,7 +72,9 @@ export class WatchDirectory {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: () => Promise<Map<number, ProviderAlarmSettings>>,
-    private readonly bedRules: () => Promise<Map<number, BedAlarmRules>> = () => Promise.resolve(new Map()),
+    private readonly bedRules: () => Promise<Map<number, BedAlarmRules>>,
+    /** Residents' sleep settings: a bed-leaving watch narrowed to the night is one of them. */
+    private readonly sleepSettings: Pick<SleepSettingService, 'narrowedLeaveBedWatches'>,
     private readonly reloadMs = 30_000,
   ) {}
 
@@ -96,7 +97,7 @@ export class WatchDirectory {
         .where(or(isNull(residentAbsences.endsAt), gt(residentAbsences.endsAt, now))),
       this.settings(),
       this.bedRules(),
-      this.sleepSettings.narrowedLeaveBedWatches(this.db),
+      this.sleepSettings.narrowedLeaveBedWatches(),
     ]);
     this.communityOf = new Map(residentRows.flatMap((r) => (r.communityId ? [[r.id, r.communityId]] : [])));
     this.communityLevels = new Map(communityRows.map((c) => [c.id, storedAlarmSettings(c.alarmConfig)?.levels ?? {}]));

@@ -28,7 +28,7 @@ describe.each(dbTargets())('releases at a nurse watch on %s', (target) => {
   let seq = 1;
 
   const send = async (deviceId: string, body: Record<string, unknown>, ts = clock.now().getTime() / 1000) => {
-    const outcome = await app.services.devices.gateway.ingest.handle(
+    const outcome = await app.services.gateway.ingest.handle(
       topicOf(deviceId, 'event'),
       Buffer.from(JSON.stringify({ ts, seq: seq++, ...body })),
     );
@@ -78,7 +78,7 @@ describe.each(dbTargets())('releases at a nurse watch on %s', (target) => {
       resident: 'Ada',
     });
     await linkBed(app, bed.bedId, 'WCH-SOS-A');
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   });
   afterAll(() => app?.close());
 

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, fail, invalid } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import type { AccountService } from '../accounts/account.service.ts';
-import type { AccountRow } from '../accounts/account.repository.ts';
+import type { AccountRow } from '../accounts/account.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { lockedMinutes } from './lockout.policy.ts';

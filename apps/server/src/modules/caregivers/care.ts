@@ -7,6 +7,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import { communityHandlers } from '../communities/community.routes.ts';
 import { CommunityService } from '../communities/community.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { caregiverSheetHandlers } from './caregiver-sheet.routes.ts';
 import { CaregiverSheetService } from './caregiver-sheet.service.ts';
 import { caregiverHandlers } from './caregiver.routes.ts';
@@ -21,10 +22,11 @@ export const buildCare = (
   accounts: AccountService,
   providers: ProviderService,
   transactions: Transactions,
+  sleepSettings: SleepSettingService,
 ) => {
   const caregivers = new CaregiverService(db, clock, audit, accounts, providers);
   const family = new FamilyService(db, audit, caregivers);
-  const communities = new CommunityService(db, clock, audit, providers, caregivers, transactions);
+  const communities = new CommunityService(db, clock, audit, providers, caregivers, transactions, sleepSettings);
   const sheets = new CaregiverSheetService(db, caregivers);
   return { caregivers, family, communities, sheets };
 };

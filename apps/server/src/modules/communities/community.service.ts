@@ -12,7 +12,7 @@ import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import type { CaregiverService } from '../caregivers/caregiver.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { storedSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
-import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { levelConflict, storedAlarmConfig, type StoredAlarmConfig } from './community.policy.ts';
 import { CommunityRepository, type CommunityRow, type MemberRef } from './community.repository.ts';
 
@@ -58,7 +58,6 @@ const distinct = <T>(items: readonly T[]): T[] => [...new Set(items)];
  */
 export class CommunityService {
   private readonly repo = new CommunityRepository();
-  private readonly sleepSettings = new SleepSettingRepository();
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -67,6 +66,8 @@ export class CommunityService {
     private readonly caregivers: CaregiverService,
     /** Sleep settings are announced after commit: the alarm engine's bed-leaving watch reloads at once. */
     private readonly transactions: Transactions,
+    /** Members' sleep settings are the residents' own, kept by the sleep-settings module. */
+    private readonly sleepSettings: Pick<SleepSettingService, 'write' | 'savedOf'>,
   ) {}
 
   async list(
@@ -240,14 +241,12 @@ export class CommunityService {
       async (tx, emit) => {
         const community = await this.locked(caller, communityId, tx);
         const members = await this.members(caller, community, ids, tx);
-        const now = this.clock.now();
-        await this.sleepSettings.upsert(
+        await this.sleepSettings.write(
           tx,
           members.map((m) => ({ residentId: m.id, providerId: m.providerId })),
           config,
-          { at: now, by: caller.accountId },
+          { at: this.clock.now(), by: caller.accountId },
         );
-        await this.sleepSettings.mirrorMattress(tx, ids, config.mattress, now);
         await this.audit.byCaller(
           caller,
           ip,
@@ -277,7 +276,7 @@ export class CommunityService {
     assertVisible(caller, community);
     if (!community) throw notFound();
     await this.members(caller, community, [residentId], this.db);
-    const row = await this.sleepSettings.findOne(this.db, residentId);
+    const row = await this.sleepSettings.savedOf(residentId);
     const saved = row && storedSleepSetting(row);
     return saved ? { ...saved, updateTime: row.updatedAt.toISOString() } : null;
   }

@@ -15,7 +15,7 @@ import { deviceStock } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
-import { verifyDeviceSecret } from './credentials/secret.ts';
+import { verifyDeviceSecret } from '../gateway/index.ts';
 import { addDevice, deviceWorld, T, type DeviceWorld } from './device-test-support.ts';
 
 type Problems = { problems: { row: number; column: string; reason: string }[] };

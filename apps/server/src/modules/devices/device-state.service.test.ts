@@ -68,7 +68,7 @@ describeEachDb('one device state on every screen (%s)', (target) => {
     };
   };
   const status = (deviceId: string, online = true, extra: Record<string, unknown> = {}) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, 'status'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, online, ...extra })),
     );
@@ -86,7 +86,7 @@ describeEachDb('one device state on every screen (%s)', (target) => {
     for (const deviceId of Object.values(SUB)) {
       await ok(app.call(heInsertDevice, { deviceId, deviceType: T.door, hostDeviceId: HOST }, { token: token() }));
     }
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   });
   afterAll(() => app?.close());
 
@@ -131,9 +131,9 @@ describeEachDb('one device state on every screen (%s)', (target) => {
   it('takes a monitor offline everywhere at its goodbye, before the offline event 45 s later', async () => {
     await streamVitals(app, w.devices.dora, { hr: 70 });
     expect(await monitorOnline(w.ids.dora, w.devices.dora)).toEqual({ list: true, push: true });
-    const context = app.services.devices.gateway.directory.get(w.devices.dora);
+    const context = app.services.gateway.directory.get(w.devices.dora);
     if (!context) throw new Error('no directory entry');
-    app.services.devices.gateway.presence.offline(context, clock.now(), 'lost');
+    app.services.gateway.presence.offline(context, clock.now(), 'lost');
     const gone = { online: false, installState: 'bed', sensorState: 'initialised' };
     expect(await onDeviceList(w.devices.dora)).toMatchObject(gone);
     expect(await onBedList(w.devices.dora)).toMatchObject(gone);

@@ -14,8 +14,7 @@ import {
   type DeviceState,
   type ReportedState,
 } from './device-state.ts';
-import type { LiveStateStore } from './live/live-state.ts';
-import type { MeasuredVitals } from './live/measured-vitals.ts';
+import type { LiveStateStore, MeasuredVitals } from '../gateway/index.ts';
 
 /** A device row with what the database holds of its reports and whether a bed holds it. */
 export interface DeviceStateRow {

@@ -1,8 +1,21 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { UpgradeState } from '@vigil/contract';
 import type { Executor } from '../../db/database.ts';
-import { areas, beds, deviceLiveState, devices, deviceStock, providers, residents, rooms } from '../../db/schema.ts';
+import {
+  areas,
+  beds,
+  deviceLiveState,
+  devices,
+  deviceStock,
+  firmwarePackages,
+  firmwareUpgrades,
+  providers,
+  residents,
+  rooms,
+} from '../../db/schema.ts';
 import { containsPattern } from './device.policy.ts';
+import { liveFirmwareVersion, liveOnline, withLiveState } from './live-columns.ts';
 import { inProviders } from '../../db/sql-filters.ts';
 
 export type DeviceRecord = typeof devices.$inferSelect;
@@ -24,14 +37,6 @@ const floor = alias(areas, 'floor');
 const topArea = alias(areas, 'top_area');
 
 const live = deviceLiveState;
-/**
- * What a device last reported, written by the device gateway (device_live_state); the device
- * row's own columns only for a device that never spoke to this gateway.
- */
-export const liveOnline = sql<boolean>`coalesce(${live.online}, ${devices.online})`;
-export const liveFirmwareVersion = sql<string | null>`coalesce(${live.firmwareVersion}, ${devices.firmwareVersion})`;
-/** Joins a device row to what the gateway last wrote of it. */
-export const withLiveState = eq(live.deviceId, devices.deviceId);
 
 /** Live state and registry data of a device, with where it is (read-only joins of the facility tables). */
 const listColumns = {
@@ -275,6 +280,25 @@ export class DeviceRepository {
       .where(and(eq(devices.id, id), eq(devices.deviceId, deviceId)))
       .returning({ id: devices.id });
     return rows.length > 0;
+  }
+
+  /** The latest firmware upgrade of each device, the list's "upgrade state" (read-only join of the firmware tables). */
+  async latestUpgradesOf(db: Executor, deviceRowIds: readonly number[]) {
+    if (!deviceRowIds.length) return new Map<number, { version: string; state: UpgradeState; progress: number }>();
+    const rows = await db
+      .selectDistinctOn([firmwareUpgrades.deviceRowId], {
+        deviceRowId: firmwareUpgrades.deviceRowId,
+        version: firmwarePackages.version,
+        state: firmwareUpgrades.state,
+        progress: firmwareUpgrades.progress,
+      })
+      .from(firmwareUpgrades)
+      .innerJoin(firmwarePackages, eq(firmwarePackages.id, firmwareUpgrades.packageId))
+      .where(inArray(firmwareUpgrades.deviceRowId, [...deviceRowIds]))
+      .orderBy(firmwareUpgrades.deviceRowId, desc(firmwareUpgrades.updatedAt), desc(firmwareUpgrades.id));
+    return new Map(
+      rows.map((r) => [r.deviceRowId, { version: r.version, state: r.state as UpgradeState, progress: r.progress }]),
+    );
   }
 }
 

@@ -35,8 +35,7 @@ import {
 import { DeviceRepository, type DeviceListRecord, type DeviceRecord } from './device.repository.ts';
 import type { DeviceState } from './device-state.ts';
 import { storedReport, type DeviceStates } from './device-state.service.ts';
-import type { DeviceMoves } from './ingest/device-moves.ts';
-import { FirmwareRepository } from '../firmware/firmware.repository.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
@@ -87,8 +86,6 @@ class BatchRefused extends Error {}
  */
 export class DeviceService {
   readonly repo = new DeviceRepository();
-  /** Firmware upgrades: the list shows each device's latest. */
-  private readonly upgrades = new FirmwareRepository();
   private readonly stock = new StockRepository();
 
   constructor(
@@ -141,7 +138,8 @@ export class DeviceService {
     // A sub-device's pairing commands are addressed to its host: they are shown with the sub-device.
     const hostIds = [...new Set(rows.flatMap((r) => (r.device.gatewayId === null ? [] : [r.device.gatewayId])))];
     const pairings = await this.commands.openPairingsOf(hostIds, tx);
-    const upgrades = await this.upgrades.latestOf(
+    // Firmware upgrades: the list shows each device's latest.
+    const upgrades = await this.repo.latestUpgradesOf(
       tx,
       rows.map((r) => r.device.id),
     );

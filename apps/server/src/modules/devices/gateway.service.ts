@@ -11,7 +11,7 @@ import { assertNotOnBed, visibleDevice } from './device-access.ts';
 import { codesOfGroup, defaultCommMode, isGatewayHost, typeOf } from './device.policy.ts';
 import type { DeviceAdd, DeviceService } from './device.service.ts';
 import type { DeviceStates } from './device-state.service.ts';
-import type { DeviceMoves } from './ingest/device-moves.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import { PairingService } from './pairing/pairing.service.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';

@@ -5,7 +5,7 @@ import { fail, forbidden } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { generateDeviceSecret, hashDeviceSecret } from './credentials/secret.ts';
+import { generateDeviceSecret, hashDeviceSecret } from '../gateway/index.ts';
 import { typeOf } from './device.policy.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
 import { StockRepository } from './stock.repository.ts';

@@ -5,7 +5,7 @@ import { auditLog, deviceStock } from '../../db/schema.ts';
 import { makeAccount } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
-import { verifyDeviceSecret } from './credentials/secret.ts';
+import { verifyDeviceSecret } from '../gateway/index.ts';
 import { addDevice, callerFor, deviceWorld, loadStock, T, type DeviceWorld } from './device-test-support.ts';
 
 const { deviceStockImport, deviceStockList, deviceStockRemove, deviceStockSetSecret, deleteDevice } = deviceCalls;

@@ -4,7 +4,7 @@ import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceStateReader } from '../devices/device-state.service.ts';
-import type { DeviceMoves } from '../devices/ingest/device-moves.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { bedSheetHandlers } from './bed-sheet.routes.ts';
 import { buildFacility, type Facility } from './facility.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceStateReader } from '../devices/device-state.service.ts';
-import type { DeviceMoves } from '../devices/ingest/device-moves.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import { BedSheetService } from './bed-sheet.service.ts';
 import { FacilityViewService } from './facility-view.service.ts';

@@ -6,7 +6,7 @@ import { AppError, fail, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import type { DeviceMoves } from '../devices/ingest/device-moves.ts';
+import type { DeviceMoves } from '../gateway/index.ts';
 import { FacilityQueryRepository, type BedView } from './facility-query.repository.ts';
 import { Replan, type ConstraintMessages } from './facility-tx.ts';
 import { bedPath, checkedIn, checkedOut, isBedDeviceType, loggedOff, type ConflictKind } from './facility.policy.ts';

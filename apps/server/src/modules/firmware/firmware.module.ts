@@ -5,7 +5,8 @@ import { backgroundPacer } from '../../core/background-pacer.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CommandService } from '../devices/command.service.ts';
-import type { DeviceFeed } from '../devices/ingest/device-feed.ts';
+import type { DeviceFeed } from '../gateway/index.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { firmwareHandlers } from './firmware.routes.ts';
 import { FirmwareService } from './firmware.service.ts';
 import { PackageCache } from './package-cache.ts';
@@ -19,6 +20,8 @@ export interface FirmwareDeps {
   /** Which database: on PGlite the rollout's queries are paced (decision 0028). */
   database: 'pglite' | 'postgres';
   feed: DeviceFeed;
+  /** Residents' sleep settings: a device is not upgraded in its resident's sleep hours while in bed. */
+  sleepSettings: Pick<SleepSettingService, 'savedOfMany'>;
   dataDir: string;
   timeZone: string;
   firmware: { maxBytes: number; linkMs: number; timeoutMs: number; everyMs: number };
@@ -37,7 +40,7 @@ export const buildFirmwareModule = (
   // Rollout steps and package copies take turns on one pacer.
   const pacer = backgroundPacer(deps.database);
   const firmware = new FirmwareService(deps.db, deps.clock, deps.audit, deps.firmware.maxBytes);
-  const rollouts = new RolloutDriver(deps.db, deps.clock, firmware.repo, deps.commands, deps.feed, {
+  const rollouts = new RolloutDriver(deps.db, deps.clock, firmware.repo, deps.commands, deps.feed, deps.sleepSettings, {
     everyMs: deps.firmware.everyMs,
     timeoutMs: deps.firmware.timeoutMs,
     linkMs: deps.firmware.linkMs,

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql } from 'drizzle
 import type { FirmwareState, UpgradeState } from '@vigil/contract';
 import type { Executor } from '../../db/database.ts';
 import { containsPattern, inProviders } from '../../db/sql-filters.ts';
-import { liveFirmwareVersion, liveOnline, withLiveState } from '../devices/device.repository.ts';
+import { liveFirmwareVersion, liveOnline, withLiveState } from '../devices/live-columns.ts';
 import {
   accounts,
   deviceLiveState,
@@ -167,6 +167,18 @@ export class FirmwareRepository {
       .innerJoin(devices, eq(devices.id, firmwareGreyDevices.deviceRowId))
       .leftJoin(deviceLiveState, withLiveState)
       .where(and(eq(firmwareGreyDevices.packageId, packageId), inProviders(devices.providerId, scope)));
+  }
+
+  /** A registered device by its ID, as a whitelist names it (read-only, like the targets). */
+  async deviceBySerial(
+    db: Executor,
+    deviceId: string,
+  ): Promise<{ id: number; providerId: number | null; typeCode: number } | undefined> {
+    const [row] = await db
+      .select({ id: devices.id, providerId: devices.providerId, typeCode: devices.typeCode })
+      .from(devices)
+      .where(eq(devices.deviceId, deviceId));
+    return row;
   }
 
   /** Every device of a type in scope (a full release's targets). */
@@ -407,24 +419,5 @@ export class FirmwareRepository {
       .innerJoin(firmwarePackages, eq(firmwarePackages.id, firmwareUpgrades.packageId))
       .where(eq(firmwareUpgrades.downloadToken, token));
     return row;
-  }
-
-  /** The latest upgrade of each device (the device list's "upgrade state"). */
-  async latestOf(db: Executor, deviceRowIds: readonly number[]) {
-    if (!deviceRowIds.length) return new Map<number, { version: string; state: UpgradeState; progress: number }>();
-    const rows = await db
-      .selectDistinctOn([firmwareUpgrades.deviceRowId], {
-        deviceRowId: firmwareUpgrades.deviceRowId,
-        version: firmwarePackages.version,
-        state: firmwareUpgrades.state,
-        progress: firmwareUpgrades.progress,
-      })
-      .from(firmwareUpgrades)
-      .innerJoin(firmwarePackages, eq(firmwarePackages.id, firmwareUpgrades.packageId))
-      .where(inArray(firmwareUpgrades.deviceRowId, [...deviceRowIds]))
-      .orderBy(firmwareUpgrades.deviceRowId, desc(firmwareUpgrades.updatedAt), desc(firmwareUpgrades.id));
-    return new Map(
-      rows.map((r) => [r.deviceRowId, { version: r.version, state: r.state as UpgradeState, progress: r.progress }]),
-    );
   }
 }

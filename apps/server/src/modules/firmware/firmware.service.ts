@@ -15,7 +15,6 @@ import { fail, invalid, notFound, sizeText } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { DeviceRepository } from '../devices/device.repository.ts';
 import { compareFirmwareVersions, parseFirmwareVersion } from './firmware-version.ts';
 import { FirmwareRepository, WAITING, type PackageRecord, type RolloutRecord } from './firmware.repository.ts';
 import { digestOf } from './package-digest.ts';
@@ -45,7 +44,6 @@ const RELEASED: readonly FirmwareState[] = ['grey', 'full', 'offline'];
 export class FirmwareService {
   readonly repo = new FirmwareRepository();
   readonly store = new PackageStore();
-  private readonly devices = new DeviceRepository();
   /** Called after a release or a control committed: the driver looks at the rollout at once. */
   onChanged: (packageId: number) => void = () => undefined;
 
@@ -137,7 +135,7 @@ export class FirmwareService {
       if (pkg.state === 'full') throw fail('firmware.greyLocked');
       const rowIds: number[] = [];
       for (const deviceId of new Set(input.deviceIds)) {
-        const device = await this.devices.findBySerial(tx, deviceId);
+        const device = await this.repo.deviceBySerial(tx, deviceId);
         if (!device || !canSeeProvider(caller.scope, device.providerId)) throw fail('device.notFound');
         if (device.typeCode !== pkg.deviceType) throw fail('firmware.deviceTypeMismatch', { deviceId });
         rowIds.push(device.id);
@@ -161,7 +159,7 @@ export class FirmwareService {
     await this.db.transaction(async (tx) => {
       const pkg = await this.packageFor(tx, input.id, true);
       if (pkg.state === 'full') throw fail('firmware.greyLocked');
-      const device = await this.devices.findBySerial(tx, input.deviceId);
+      const device = await this.repo.deviceBySerial(tx, input.deviceId);
       if (!device || !canSeeProvider(caller.scope, device.providerId)) throw fail('device.notFound');
       await this.repo.removeGreyDevice(tx, pkg.id, device.id);
       // A device taken off the whitelist before its upgrade was sent is not upgraded.

@@ -80,13 +80,13 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
   };
   let seq = 1;
   const status = async (deviceId: string, body: Record<string, unknown>) => {
-    await app.services.devices.gateway.ingest.handle(
+    await app.services.gateway.ingest.handle(
       topicOf(deviceId, 'status'),
       Buffer.from(JSON.stringify({ ts: app.clock.now().getTime() / 1000, seq: seq++, online: true, ...body })),
     );
     await rollouts().settled();
     // What the driver reads: the gateway's live state as written to the database.
-    await app.services.devices.live.writer.flush();
+    await app.services.gateway.live.writer.flush();
   };
 
   beforeAll(async () => {
@@ -414,7 +414,7 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
       app.clock.set(at);
       await relogin();
       await allOnline();
-      await app.services.devices.gateway.ingest.handle(
+      await app.services.gateway.ingest.handle(
         topicOf('FW-S06', 'telemetry'),
         Buffer.from(
           JSON.stringify({ ts: at.getTime() / 1000, seq: seq++, hr: 60, rr: 14, inBed: true, asleep: true, move: 0 }),
@@ -456,7 +456,7 @@ describeEachDb('firmware packages: upload checks, whitelist, release, rollout an
       expect((await upgradesOf(pkg.id))[0]?.state).toBe('sent');
       // The device refuses the command: the upgrade fails with its reason.
       const command = await otaCommandOf('FW-S08');
-      await app.services.devices.gateway.ingest.handle(
+      await app.services.gateway.ingest.handle(
         topicOf('FW-S08', 'ack'),
         Buffer.from(JSON.stringify({ id: command?.id, ok: false, error: 'battery low' })),
       );

@@ -8,8 +8,8 @@ import type { BackgroundPacer } from '../../core/background-pacer.ts';
 import type { Part } from '../../core/lifecycle.ts';
 import { minuteOfDayIn } from '../alarms/local-time.ts';
 import type { CommandAnswer, CommandService } from '../devices/command.service.ts';
-import type { DeviceFeed } from '../devices/ingest/device-feed.ts';
-import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
+import type { DeviceFeed } from '../gateway/index.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { effectiveSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
 import { compareFirmwareVersions, parseFirmwareVersion } from './firmware-version.ts';
 import { IN_FLIGHT, WAITING, type FirmwareRepository, type RolloutRecord } from './firmware.repository.ts';
@@ -72,7 +72,6 @@ export class RolloutDriver implements Part {
   private inboxTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly minuteOfDay: (at: Date) => number;
-  private readonly sleepSettings = new SleepSettingRepository();
   private onError: (error: unknown) => void = () => undefined;
 
   /** One of the driver's database steps, paced when a pacer is given. */
@@ -86,6 +85,8 @@ export class RolloutDriver implements Part {
     private readonly repo: FirmwareRepository,
     private readonly commands: CommandService,
     private readonly feed: DeviceFeed,
+    /** Residents' sleep settings: a device is not upgraded in its resident's sleep hours while in bed. */
+    private readonly sleepSettings: Pick<SleepSettingService, 'savedOfMany'>,
     private readonly options: RolloutDriverOptions,
   ) {
     this.minuteOfDay = minuteOfDayIn(options.timeZone);
@@ -351,7 +352,7 @@ export class RolloutDriver implements Part {
       rows.flatMap((r) => (r.deviceRowId && r.residentId ? [[r.deviceRowId, r.residentId]] : [])),
     );
     if (!residentOf.size) return out;
-    const saved = await this.step(() => this.sleepSettings.findMany(this.db, [...residentOf.values()]));
+    const saved = await this.step(() => this.sleepSettings.savedOfMany([...residentOf.values()]));
     const settingOf = new Map(saved.map((row) => [row.residentId, row]));
     const now = this.clock.now();
     const minute = this.minuteOfDay(now);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planFleet, provisionFleet, secretsFor, startFleet, type Fleet } from '../../../../simulator/src/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { WallClock } from '../../test/wall-clock.ts';
-import { EmbeddedBroker } from '../devices/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../gateway/testing.ts';
 import { deviceWorld, type DeviceWorld } from '../devices/device-test-support.ts';
 
 /**
@@ -35,8 +35,8 @@ describe('a staged rollout to simulated monitors that fail', () => {
       client: admin,
       providerId: w.aGroup.id,
     });
-    await app.services.devices.gateway.directory.load();
-    const broker = app.services.devices.gateway.broker;
+    await app.services.gateway.directory.load();
+    const broker = app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     fleet = await startFleet({
       url: `mqtt://127.0.0.1:${broker.port}`,
@@ -49,7 +49,7 @@ describe('a staged rollout to simulated monitors that fail', () => {
       restartDelayMs: 200,
     });
     // The driver reads who is online from the live state the gateway writes.
-    await app.services.devices.live.writer.flush();
+    await app.services.gateway.live.writer.flush();
   }, 120_000);
 
   afterAll(async () => {

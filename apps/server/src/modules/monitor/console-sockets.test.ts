@@ -63,7 +63,7 @@ describe('the console’s live socket', () => {
     return socket;
   };
   const press = (deviceId: string, event = 'sos') =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, 'event'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event })),
     );
@@ -85,7 +85,7 @@ describe('the console’s live socket', () => {
     await addDevice(app, w.aHome.token, 'SOCK-SOS4', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SOS5', T.sos);
     await addDevice(app, w.aHome.token, 'SOCK-SMK1', T.smoke);
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     url = `ws://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/websocket`;
   });
@@ -119,7 +119,7 @@ describe('the console’s live socket', () => {
     expect(zh).toMatchObject({ data: { text: '设备 SOCK-SOS1：按下紧急呼叫按钮' } });
 
     // A security sensor's alarm arrives as /safeAlertNotify.
-    await app.services.devices.gateway.ingest.handle(
+    await app.services.gateway.ingest.handle(
       topicOf('SOCK-SMK1', 'event'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event: 'smoke', active: true })),
     );

@@ -22,7 +22,7 @@ import type { EventStream, PublishedEvent } from '../../core/events.ts';
 import type { Log } from '../../core/log.ts';
 import { listScope } from '../../core/tenant.ts';
 import type { AuthOutcome } from '../../http/register-calls.ts';
-import type { AlarmView } from '../alarms/alarm-query.repository.ts';
+import type { AlarmView } from '../alarms/alarm.service.ts';
 import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
 import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
 import type { ConsoleLog } from '../alarms/alarm.service.ts';

@@ -98,7 +98,7 @@ export const monitorWorld = async (app: TestApp, prefix: string): Promise<Monito
   await linkBed(app, dora.bedId, devices.dora);
   await linkBed(app, bert.bedId, devices.bert);
   await linkBed(app, fay.bedId, devices.fay);
-  await app.services.devices.gateway.directory.load();
+  await app.services.gateway.directory.load();
   return {
     ...w,
     ids: {
@@ -123,7 +123,7 @@ export const monitorWorld = async (app: TestApp, prefix: string): Promise<Monito
 export const streamVitals = (() => {
   let seq = 1;
   return (app: TestApp, deviceId: string, values: Partial<Telemetry> = {}) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, 'telemetry'),
       Buffer.from(
         JSON.stringify({

@@ -25,6 +25,9 @@ import { visible } from '../residents/visible.ts';
 import { FocusRepository } from './focus.repository.ts';
 import { presentLiveResident } from './live-resident.ts';
 import { MonitorQueryRepository, type LiveListQuery, type LiveResidentRow } from './monitor-query.repository.ts';
+
+/** The monitoring lists' residents, as the reports module lists them too. */
+export type { LiveListQuery, LiveResidentRow };
 import { ResidentPageRepository, type PlacedDevice } from './resident-page.repository.ts';
 import { isSleepMonitor } from './sleep-monitors.ts';
 import type { VitalsHub } from './vitals-hub.ts';
@@ -97,6 +100,16 @@ export class MonitorService {
       pageNum: q.pageNum,
       pageSize: q.pageSize,
     };
+  }
+
+  /** Residents in a bed by the list's filters, in its order, unscoped: one page and the total (the report list's). */
+  residentsPage(q: LiveListQuery, offset: number, limit: number) {
+    return this.query.page(this.deps.db, q, offset, limit);
+  }
+
+  /** These residents with where they lie, whatever their state, unscoped (a report's header). */
+  residentsByIds(ids: readonly number[], now: Date): Promise<LiveResidentRow[]> {
+    return this.query.byIds(this.deps.db, ids, now);
   }
 
   /** The caller's focus residents the current scope shows, in the order they were added. */

@@ -1,9 +1,8 @@
 import type { LiveVitals, Telemetry } from '@vigil/contract';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.ts';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
-import { DeviceFeed } from '../devices/ingest/device-feed.ts';
-import { LiveStateStore } from '../devices/live/live-state.ts';
+import type { DeviceContext } from '../gateway/index.ts';
+import { DeviceFeed, LiveStateStore } from '../gateway/testing.ts';
 import { VitalsHub, type VitalsFollower } from './vitals-hub.ts';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,9 +1,7 @@
 import type { LiveVitals } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { Log } from '../../core/log.ts';
-import type { DeviceDirectory } from '../devices/ingest/device-directory.ts';
-import type { DeviceFeed, FeedItem } from '../devices/ingest/device-feed.ts';
-import type { LiveStateStore } from '../devices/live/live-state.ts';
+import type { DeviceDirectory, DeviceFeed, FeedItem, LiveStateStore } from '../gateway/index.ts';
 import { isSleepMonitor } from './sleep-monitors.ts';
 
 /** A sleep monitor's latest sample. */

@@ -1,8 +1,8 @@
 import type { Telemetry } from '@vigil/contract';
 import { analyseNight, nightSignals, type DeviceSample } from '@vigil/sleep';
 import { describe, expect, it } from 'vitest';
-import type { DeviceContext } from '../devices/ingest/device-directory.ts';
-import { MinuteRollup } from '../devices/ingest/minute-rollup.ts';
+import type { DeviceContext } from '../gateway/index.ts';
+import { MinuteRollup } from '../gateway/testing.ts';
 import { assembleNight } from './night-assembly.ts';
 
 const START = 1_767_304_800; // 22:00 UTC

@@ -4,7 +4,7 @@
  * grid the sleep analysis reads. A minute nobody stored stays a gap.
  */
 import { BeatCollector, emptyNight, type NightSignals } from '@vigil/sleep';
-import { readSecond } from '../devices/ingest/seconds-of-minute.ts';
+import { readSecond } from '../gateway/index.ts';
 
 export interface StoredMinute {
   /** The minute's start. */

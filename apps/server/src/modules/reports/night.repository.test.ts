@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deviceMinutes, deviceSeconds } from '../../db/schema.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { emptySeconds, writeSecond } from '../devices/ingest/seconds-of-minute.ts';
+import { emptySeconds, writeSecond } from '../gateway/index.ts';
 import { NightRepository, SLICE_MINUTES } from './night.repository.ts';
 import { unpackNight } from './packed-night.ts';
 

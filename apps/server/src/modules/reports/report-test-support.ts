@@ -1,7 +1,7 @@
 /** Test support of the reports module: a resident's night stored as ingest stores it. */
 import { deviceMinutes, deviceSeconds } from '../../db/schema.ts';
 import type { TestApp } from '../../test/harness.ts';
-import { emptySeconds, writeSecond } from '../devices/ingest/seconds-of-minute.ts';
+import { emptySeconds, writeSecond } from '../gateway/index.ts';
 
 export interface StoredNightSpec {
   deviceId: string;

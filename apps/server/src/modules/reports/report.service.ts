@@ -19,11 +19,11 @@ import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
 import { providers } from '../../db/schema.ts';
 import { floorAreaOf } from '../monitor/live-resident.ts';
-import { MonitorQueryRepository, type LiveResidentRow } from '../monitor/monitor-query.repository.ts';
+import type { LiveResidentRow, MonitorService } from '../monitor/monitor.service.ts';
 import { ageOn } from '../residents/resident.policy.ts';
 import { visible } from '../residents/visible.ts';
 import { effectiveSleepSetting } from '../sleep-settings/sleep-setting.policy.ts';
-import { SleepSettingRepository } from '../sleep-settings/sleep-setting.repository.ts';
+import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { monthReportOf } from './month-summary.ts';
 import { latestEndedNight, localDate, nightWindow } from './night-window.ts';
 import type { AnalysisPool } from './analysis-pool.ts';
@@ -43,6 +43,10 @@ export interface ReportServiceDeps {
   pdf: Pick<AnalysisPool, 'dailyPdf' | 'monthPdf'>;
   /** The heart and breathing rate limits the alarm engine applies to a resident's bed (the curves' bands). */
   vitalLimits: (providerId: number, residentId: number) => VitalLimits;
+  /** The residents with a sleep monitor, as the monitoring lists find them. */
+  residents: Pick<MonitorService, 'residentsPage' | 'residentsByIds'>;
+  /** Residents' sleep settings: a night's window. */
+  sleepSettings: Pick<SleepSettingService, 'savedOf'>;
 }
 
 /** The PDF's language: the one asked for when the platform speaks it, else the caller's. */
@@ -86,17 +90,14 @@ const lastDayOf = (month: string): string => {
  * a report by those who see the provider it was made for (the resident's provider that night).
  */
 export class ReportService {
-  private readonly residents = new MonitorQueryRepository();
   private readonly reports = new SleepReportRepository();
-  private readonly sleepSettings = new SleepSettingRepository();
 
   constructor(private readonly deps: ReportServiceDeps) {}
 
   async userList(caller: Caller, q: UserListInput) {
     const { db, clock } = this.deps;
     const providerIds = scopeIds(listScope(caller));
-    const page = await this.residents.page(
-      db,
+    const page = await this.deps.residents.residentsPage(
       { providerIds, keyWord: q.keyWord || undefined, areaId: q.areaId, sleepMonitor: true, now: clock.now() },
       (q.pageNum - 1) * q.pageSize,
       q.pageSize,
@@ -245,7 +246,7 @@ export class ReportService {
     residentId: number,
   ): Promise<{ providerId: number; bedId: number | null; header: ReportResident }> {
     const { db, clock, timeZone } = this.deps;
-    const [row] = await this.residents.byIds(db, [residentId], clock.now());
+    const [row] = await this.deps.residents.residentsByIds([residentId], clock.now());
     const r = visible(caller, row);
     const [provider] = await db.select({ name: providers.name }).from(providers).where(eq(providers.id, r.providerId));
     return {
@@ -263,7 +264,7 @@ export class ReportService {
   private async sleepTimesOf(residentId: number): Promise<{ sleepTime: string; wakeTime: string }> {
     const { sleepTime, wakeTime } = effectiveSleepSetting(
       residentId,
-      await this.sleepSettings.findOne(this.deps.db, residentId),
+      await this.deps.sleepSettings.savedOf(residentId),
     );
     return { sleepTime, wakeTime };
   }

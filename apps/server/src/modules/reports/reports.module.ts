@@ -17,6 +17,8 @@ export interface ReportsDeps {
   reports: { workers: number; everyMs: number };
   /** The heart and breathing rate limits the alarm engine applies to a resident's bed. */
   vitalLimits: ReportServiceDeps['vitalLimits'];
+  residents: ReportServiceDeps['residents'];
+  sleepSettings: ReportServiceDeps['sleepSettings'];
 }
 
 /**
@@ -45,6 +47,8 @@ export const buildReportsModule = (
     producer: onDemand,
     pdf: pool,
     vitalLimits: deps.vitalLimits,
+    residents: deps.residents,
+    sleepSettings: deps.sleepSettings,
   });
   const poolPart: Part = { name: 'report-workers', start: () => undefined, stop: () => pool.stop() };
   return {

@@ -7,7 +7,7 @@ import type { Transactions } from '../../db/transactions.ts';
 import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { effectiveSleepSetting, type SleepSetting } from './sleep-setting.policy.ts';
-import { SleepSettingRepository } from './sleep-setting.repository.ts';
+import { SleepSettingRepository, type SleepSettingOwner } from './sleep-setting.repository.ts';
 
 /** A resident deleted between the check and the write does not exist, as one never seen. */
 const CONSTRAINTS = { resident_sleep_setting_resident_id_resident_id_fk: 'not_found' } as const;
@@ -39,14 +39,12 @@ export class SleepSettingService {
     return this.transactions.run(
       async (tx, emit) => {
         const providerId = await this.providerOf(caller, ids, tx);
-        const now = this.clock.now();
-        await this.repo.upsert(
+        const bedIds = await this.write(
           tx,
           ids.map((residentId) => ({ residentId, providerId })),
           config,
-          { at: now, by: caller.accountId },
+          { at: this.clock.now(), by: caller.accountId },
         );
-        const bedIds = await this.repo.mirrorMattress(tx, ids, config.mattress, now);
         await this.audit.byCaller(
           caller,
           ip,
@@ -67,6 +65,42 @@ export class SleepSettingService {
         return ids.length;
       },
       { constraints: CONSTRAINTS },
+    );
+  }
+
+  // --- for the modules that read or save residents' settings themselves ---------------------
+
+  /** A resident's saved settings (undefined: none saved, the defaults apply). */
+  savedOf(residentId: number, db: Executor = this.db) {
+    return this.repo.findOne(db, residentId);
+  }
+
+  /** The saved settings of these residents (those without any are left out). */
+  savedOfMany(residentIds: readonly number[], db: Executor = this.db) {
+    return this.repo.findMany(db, residentIds);
+  }
+
+  /** The settings of every resident whose bed-leaving watch is not all day (the alarm engine's). */
+  narrowedLeaveBedWatches(db: Executor = this.db) {
+    return this.repo.narrowedLeaveBedWatches(db);
+  }
+
+  /**
+   * Saves the same settings for every given resident in the caller's transaction (its checks,
+   * audit and announcement are the caller's) and gives their beds its mattress; answers the beds changed.
+   */
+  async write(
+    tx: Executor,
+    owners: readonly SleepSettingOwner[],
+    config: SleepConfig,
+    stamp: { at: Date; by: number },
+  ): Promise<number[]> {
+    await this.repo.upsert(tx, owners, config, stamp);
+    return this.repo.mirrorMattress(
+      tx,
+      owners.map((o) => o.residentId),
+      config.mattress,
+      stamp.at,
     );
   }
 

@@ -15,8 +15,8 @@ export interface SleepSettingsDeps {
 
 /**
  * The sleep-settings module: residents' sleep settings (resident_sleep_setting) as BunkManage
- * reads and saves them. The community calls write the same store through its repository; the
- * alarm engine and the report scheduler read it. No background parts.
+ * reads and saves them. The community calls write the same store, and the alarm engine, the
+ * reports and the firmware rollouts read it, through its service. No background parts.
  */
 export const buildSleepSettingsModule = (
   deps: SleepSettingsDeps,

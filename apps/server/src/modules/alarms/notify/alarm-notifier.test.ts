@@ -30,7 +30,7 @@ describe('alarm notifications by SMS and chat webhook', () => {
   let residentId = 0;
 
   const press = (deviceId: string, event = 'sos') =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, 'event'),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, event })),
     );
@@ -88,7 +88,7 @@ describe('alarm notifications by SMS and chat webhook', () => {
       { token: w.aHome.token },
     );
     expect(saved.status, saved.msg).toBe(200);
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
     await app.services.alarms.watch.load();
   });
   afterAll(async () => {

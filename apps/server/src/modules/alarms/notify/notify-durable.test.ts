@@ -23,7 +23,7 @@ describeEachDb('notification rows of an alarm whose planning meets a database er
   const clock = new ManualClock(new Date());
   let seq = 1;
   const send = (deviceId: string, kind: 'event' | 'status', body: Record<string, unknown>) =>
-    app.services.devices.gateway.ingest.handle(
+    app.services.gateway.ingest.handle(
       topicOf(deviceId, kind),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, ...body })),
     );

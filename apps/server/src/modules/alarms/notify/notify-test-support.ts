@@ -88,7 +88,7 @@ export const notifyingHome = async (
     { token: world.aHome.token },
   );
   if (saved.status !== 200) throw new Error(`saveAlarmConfig: ${saved.status} ${saved.msg}`);
-  await app.services.devices.gateway.directory.load();
+  await app.services.gateway.directory.load();
   await app.services.alarms.watch.load();
   return { world, receiverPhone: receiver.phone, residentOf };
 };

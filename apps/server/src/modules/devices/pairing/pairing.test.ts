@@ -5,9 +5,9 @@ import { deviceCalls, topicOf, type DeviceCommandMessage } from '@vigil/contract
 import { auditLog, deviceCommands, devices, deviceStock } from '../../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { describeEachDb } from '../../../test/db-suites.ts';
-import { EmbeddedBroker } from '../broker/embedded-broker.ts';
+import { EmbeddedBroker } from '../../gateway/testing.ts';
 import { COMMAND_EXPIRY_MS } from '../command.service.ts';
-import { hashDeviceSecret } from '../credentials/secret.ts';
+import { hashDeviceSecret } from '../../gateway/index.ts';
 import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../device-test-support.ts';
 import { until } from '../../../test/until.ts';
 
@@ -41,7 +41,7 @@ describeEachDb('gateway pairing over the embedded broker (%s)', (target) => {
   let port: number;
   const clients: MqttClient[] = [];
 
-  const live = () => app.services.devices.live.store;
+  const live = () => app.services.gateway.live.store;
   /** PR-H1, connected once for the tests that need it (a second connection would take over the first). */
   let h1: Promise<Host> | undefined;
   const hostH1 = () => (h1 ??= connectHost('PR-H1'));
@@ -135,8 +135,8 @@ describeEachDb('gateway pairing over the embedded broker (%s)', (target) => {
       expect(res.status, res.msg).toBe(200);
     }
     await addDevice(app, w.aHome.token, 'PR-SLP', T.sleep);
-    await app.services.devices.gateway.directory.load();
-    const broker = app.services.devices.gateway.broker;
+    await app.services.gateway.directory.load();
+    const broker = app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     port = broker.port;
   });

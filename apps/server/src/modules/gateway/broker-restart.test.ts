@@ -3,12 +3,12 @@ import { topicOf } from '@vigil/contract';
 import { eq } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceEvents } from '../../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { hasMosquitto, PrivateMosquitto } from '../../../test/private-mosquitto.ts';
-import { until } from '../../../test/until.ts';
-import { ExternalBroker } from '../broker/external-broker.ts';
-import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
+import { deviceEvents } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { hasMosquitto, PrivateMosquitto } from '../../test/private-mosquitto.ts';
+import { until } from '../../test/until.ts';
+import { ExternalBroker } from './broker/external-broker.ts';
+import { addDevice, deviceWorld, loadStock, T } from '../devices/device-test-support.ts';
 
 const skip = !process.env.MQTT_URL || !hasMosquitto();
 
@@ -53,7 +53,7 @@ describe.skipIf(skip)(
       const w = await deviceWorld(app, `Rst${run}`);
       await loadStock(app, w.admin, [{ deviceId: DEVICE, deviceType: T.sos }]);
       await addDevice(app, w.aHome.token, DEVICE, T.sos);
-      await app.services.devices.gateway.directory.load();
+      await app.services.gateway.directory.load();
       // As devices do (docs/device-protocol.md): a retained status, and the same topic as a retained last will.
       device = await connectAsync(broker.url, {
         clientId: DEVICE,
@@ -73,7 +73,7 @@ describe.skipIf(skip)(
 
     afterAll(async () => {
       device?.end(true);
-      const link = app?.services.devices.gateway.broker;
+      const link = app?.services.gateway.broker;
       if (link instanceof ExternalBroker) await link.endSession().catch(() => undefined);
       await app?.close();
       await broker?.close();

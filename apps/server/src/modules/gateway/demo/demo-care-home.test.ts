@@ -20,7 +20,7 @@ describe('the demo care home', () => {
   beforeAll(async () => {
     app = await createTestApp('pglite', { clock: new WallClock() });
     await app.app.listen({ port: 0, host: '127.0.0.1' });
-    const broker = app.services.devices.gateway.broker;
+    const broker = app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     deps = {
       db: app.database.db,
@@ -61,7 +61,7 @@ describe('the demo care home', () => {
     // It has devices of every group, so every device screen, in the domestic edition too (decision 0033).
     expect(login.deviceGroups).toEqual(['sleep', 'fall', 'security', 'gateway', 'wearable']);
     expect(login.menuList).toEqual(expect.arrayContaining(['deviceManage', 'ed719', 'safeDeviceManage', 'hostDevice']));
-    await app.services.devices.live.writer.flush();
+    await app.services.gateway.live.writer.flush();
     const list = await client.call(deviceCalls.getDeviceList, { pageNum: 1, pageSize: 100 });
     expect(list.total).toBe(demo.plan.devices.length);
     const groups = new Set<DeviceGroup>(list.rows.map((r) => r.group));
@@ -78,7 +78,7 @@ describe('the demo care home', () => {
     expect(occupied.length).toBeGreaterThanOrEqual(6);
     // Vitals arrive on the live feed within a few seconds.
     const vitals = await new Promise<number>((resolve) => {
-      const off = app.services.devices.gateway.feed.subscribe(
+      const off = app.services.gateway.feed.subscribe(
         (item) => {
           if (item.kind === 'vitals') {
             off();

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { eq } from 'drizzle-orm';
 import { DROP_REASONS, parseDeviceMessage, topicOf } from '@vigil/contract';
-import { ManualClock } from '../../../clock.ts';
-import { deviceEvents, deviceStock } from '../../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { EmbeddedBroker } from '../broker/embedded-broker.ts';
-import { hashDeviceSecret } from '../credentials/secret.ts';
-import { deviceWorld, loadStock, T } from '../device-test-support.ts';
+import { ManualClock } from '../../clock.ts';
+import { deviceEvents, deviceStock } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { EmbeddedBroker } from './broker/embedded-broker.ts';
+import { hashDeviceSecret } from './credentials/secret.ts';
+import { deviceWorld, loadStock, T } from '../devices/device-test-support.ts';
 
 const SECRET = 'fuzz-device-secret-0001';
 
@@ -109,8 +109,8 @@ describe('fuzz: bad device messages', () => {
       for (const id of ids) {
         await app.database.db.update(deviceStock).set({ secretHash: hash }).where(eq(deviceStock.deviceId, id));
       }
-      await app.services.devices.gateway.directory.load();
-      const broker = app.services.devices.gateway.broker;
+      await app.services.gateway.directory.load();
+      const broker = app.services.gateway.broker;
       if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
       port = broker.port;
     });
@@ -146,7 +146,7 @@ describe('fuzz: bad device messages', () => {
 
       const stored = await app.database.db.select().from(deviceEvents).where(eq(deviceEvents.deviceId, 'FZ-GOOD'));
       expect(stored.filter((e) => e.seq !== null)).toHaveLength(20);
-      const metric = await app.services.devices.gateway.metrics.registry
+      const metric = await app.services.gateway.metrics.registry
         .getSingleMetric('vigil_device_messages_dropped_total')
         ?.get();
       const dropped = (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);

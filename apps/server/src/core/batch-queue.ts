@@ -16,7 +16,7 @@ export interface BatchQueueOptions<T> {
 /** `add` refused: the queue holds its maximum (the database is slow or down). */
 export class BacklogFull extends Error {
   constructor() {
-    super('ingest backlog is full');
+    super('backlog is full');
   }
 }
 
@@ -57,7 +57,7 @@ export class BatchQueue<T> {
   }
 
   add(item: T): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('ingest is stopping'));
+    if (this.closed) return Promise.reject(new Error('the queue is stopping'));
     if (this.waiting.length >= this.maxPending) return Promise.reject(new BacklogFull());
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
 describe('the embedded broker’s port taken', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-mqtt-port-'));

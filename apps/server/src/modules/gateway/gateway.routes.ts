@@ -8,13 +8,13 @@ import {
   OperatorPushSchema,
   topicOf,
 } from '@vigil/contract';
-import type { Clock } from '../../../clock.ts';
-import { bearerMatches } from '../../../http/metrics-endpoint.ts';
-import { userNameFits } from '../broker/device-gate.ts';
+import type { Clock } from '../../clock.ts';
+import { bearerMatches } from '../../http/metrics-endpoint.ts';
+import { userNameFits } from './broker/device-gate.ts';
 import type { DeviceGateway } from './device-gateway.ts';
 
 export interface GatewayRouteOptions {
-  gateway: DeviceGateway;
+  gateway: Pick<DeviceGateway, 'gate' | 'ingest'>;
   clock: Clock;
   /** Bearer token the broker's HTTP authenticator sends; undefined: /mqtt/* is off. */
   authToken: string | undefined;

@@ -2,27 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { and, asc, eq } from 'drizzle-orm';
 import { deviceCalls, MAX_PAYLOAD_BYTES, topicOf } from '@vigil/contract';
-import { ManualClock } from '../../../clock.ts';
-import { OFFLINE_GRACE_MS } from '../ingest/presence.ts';
+import { ManualClock } from '../../clock.ts';
+import { OFFLINE_GRACE_MS } from './ingest/presence.ts';
+import { deviceCommands, deviceEvents, deviceMinutes, deviceSeconds, devices, deviceStock } from '../../db/schema.ts';
+import { createTestApp, dbTargets, type TestApp } from '../../test/harness.ts';
+import { BURST } from './broker/device-gate.ts';
+import { EmbeddedBroker } from './broker/embedded-broker.ts';
+import { connectFrom as connectMqtt } from './broker/mqtt-test-support.ts';
+import { hashDeviceSecret, verifyDeviceSecret, VerifiedSecrets } from './credentials/secret.ts';
+import { DeviceGate } from './broker/device-gate.ts';
+import { RateLimitedLog } from '../../core/log.ts';
+import { IngestRepository } from './ingest/ingest.repository.ts';
+import { readSecond } from './ingest/seconds-of-minute.ts';
 import {
-  deviceCommands,
-  deviceEvents,
-  deviceMinutes,
-  deviceSeconds,
-  devices,
-  deviceStock,
-} from '../../../db/schema.ts';
-import { createTestApp, dbTargets, type TestApp } from '../../../test/harness.ts';
-import { BURST } from '../broker/device-gate.ts';
-import { EmbeddedBroker } from '../broker/embedded-broker.ts';
-import { connectFrom as connectMqtt } from '../broker/mqtt-test-support.ts';
-import { hashDeviceSecret, verifyDeviceSecret, VerifiedSecrets } from '../credentials/secret.ts';
-import { DeviceGate } from '../broker/device-gate.ts';
-import { RateLimitedLog } from '../../../core/log.ts';
-import { IngestRepository } from '../ingest/ingest.repository.ts';
-import { readSecond } from '../ingest/seconds-of-minute.ts';
-import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
-import { until } from '../../../test/until.ts';
+  addDevice,
+  deviceWorld,
+  linkBed,
+  loadStock,
+  placeBed,
+  T,
+  type DeviceWorld,
+} from '../devices/device-test-support.ts';
+import { until } from '../../test/until.ts';
 
 const SECRET = 'gateway-test-secret-0001';
 const nowS = () => Date.now() / 1000;
@@ -56,7 +57,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       .from(deviceEvents)
       .where(eq(deviceEvents.deviceId, deviceId))
       .orderBy(asc(deviceEvents.id));
-  const gateway = () => app.services.devices.gateway;
+  const gateway = () => app.services.gateway;
   const counter = async (name: string, labels: Record<string, string> = {}) => {
     const metric = await gateway().metrics.registry.getSingleMetric(name)?.get();
     return (metric?.values ?? [])
@@ -183,7 +184,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     await device.publishAsync(topicOf('GW-S1', 'event'), JSON.stringify(event), { qos: 1 });
     expect((await eventsOf('GW-S1')).filter((e) => e.event === 'fall')).toHaveLength(1);
     expect(await counter('vigil_device_duplicates_total')).toBeGreaterThanOrEqual(1);
-    expect(app.services.devices.live.store.get('GW-S1')?.online).toBe(true);
+    expect(app.services.gateway.live.store.get('GW-S1')?.online).toBe(true);
     await until(async () => (await eventsOf('GW-S1')).some((e) => e.event === 'online'));
   });
 
@@ -300,7 +301,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     const received = new Promise<{ id: number; command: string; params: Record<string, unknown> }>((resolve) =>
       device.once('message', (_topic, payload) => resolve(JSON.parse(payload.toString()))),
     );
-    await until(() => app.services.devices.live.store.get('GW-S2')?.online === true);
+    await until(() => app.services.gateway.live.store.get('GW-S2')?.online === true);
     const queued = await app.call(
       deviceCalls.updateInterval,
       { deviceId: 'GW-S2', interval: 30 },
@@ -345,9 +346,9 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
 
   it('goes offline on a clean disconnect, on a lost connection (last will) and after three silent intervals', async () => {
     const clean = await connect('GW-S1');
-    await until(() => app.services.devices.live.store.get('GW-S1')?.online === true);
+    await until(() => app.services.gateway.live.store.get('GW-S1')?.online === true);
     await clean.endAsync();
-    await until(() => app.services.devices.live.store.get('GW-S1')?.online === false);
+    await until(() => app.services.gateway.live.store.get('GW-S1')?.online === false);
     // A goodbye is announced once the device has not come back within the grace.
     clock.advance(OFFLINE_GRACE_MS);
     await gateway().presence.sweep();
@@ -355,7 +356,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     await until(async () =>
       (await eventsOf('GW-S1')).some((e) => e.event === 'offline' && e.detail.reason === 'disconnect'),
     );
-    expect(app.services.devices.live.store.get('GW-S1')?.online).toBe(false);
+    expect(app.services.gateway.live.store.get('GW-S1')?.online).toBe(false);
 
     const lost = await connect('GW-R1', SECRET, {
       will: {
@@ -365,9 +366,9 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
         retain: true,
       },
     });
-    await until(() => app.services.devices.live.store.get('GW-R1')?.online === true);
+    await until(() => app.services.gateway.live.store.get('GW-R1')?.online === true);
     lost.stream.destroy();
-    await until(() => app.services.devices.live.store.get('GW-R1')?.online === false);
+    await until(() => app.services.gateway.live.store.get('GW-R1')?.online === false);
 
     const silent = await connect('GW-S2');
     await silent.publishAsync(
@@ -375,7 +376,7 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       JSON.stringify({ ts: nowS(), online: true, battery: 80, signal: -60, fw: '1.2.3' }),
       { qos: 1 },
     );
-    expect(app.services.devices.live.store.get('GW-S2')).toMatchObject({
+    expect(app.services.gateway.live.store.get('GW-S2')).toMatchObject({
       online: true,
       battery: 80,
       firmwareVersion: '1.2.3',
@@ -385,10 +386,10 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     await gateway().directory.load();
     clock.advance(89_000);
     await gateway().presence.sweep();
-    expect(app.services.devices.live.store.get('GW-S2')?.online).toBe(true);
+    expect(app.services.gateway.live.store.get('GW-S2')?.online).toBe(true);
     clock.advance(2_000);
     await gateway().presence.sweep();
-    expect(app.services.devices.live.store.get('GW-S2')?.online).toBe(false);
+    expect(app.services.gateway.live.store.get('GW-S2')?.online).toBe(false);
     await until(async () =>
       (await eventsOf('GW-S2')).some((e) => e.event === 'offline' && e.detail.reason === 'silent'),
     );

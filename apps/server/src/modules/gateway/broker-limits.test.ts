@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { eq } from 'drizzle-orm';
 import { MAX_PAYLOAD_BYTES, topicOf } from '@vigil/contract';
-import { ManualClock } from '../../../clock.ts';
-import { deviceEvents, deviceStock } from '../../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { until } from '../../../test/until.ts';
-import { EmbeddedBroker } from '../broker/embedded-broker.ts';
-import { connectFrom, connectPacket, fixedHeader } from '../broker/mqtt-test-support.ts';
-import { PENDING_LIMITS } from '../broker/pending-connections.ts';
-import { hashDeviceSecret } from '../credentials/secret.ts';
-import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
+import { ManualClock } from '../../clock.ts';
+import { deviceEvents, deviceStock } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { until } from '../../test/until.ts';
+import { EmbeddedBroker } from './broker/embedded-broker.ts';
+import { connectFrom, connectPacket, fixedHeader } from './broker/mqtt-test-support.ts';
+import { PENDING_LIMITS } from './broker/pending-connections.ts';
+import { hashDeviceSecret } from './credentials/secret.ts';
+import { addDevice, deviceWorld, loadStock, T } from '../devices/device-test-support.ts';
 
 const SECRET = 'limits-device-secret-01';
 const MB = 1024 * 1024;
@@ -23,7 +23,7 @@ describe('the embedded broker against a hostile client (issue 28, defect 5)', ()
   const sockets: Socket[] = [];
 
   const counter = async (name: string, reason: string) => {
-    const metric = await app.services.devices.gateway.metrics.registry.getSingleMetric(name)?.get();
+    const metric = await app.services.gateway.metrics.registry.getSingleMetric(name)?.get();
     return (metric?.values ?? []).filter((v) => v.labels.reason === reason).reduce((sum, v) => sum + v.value, 0);
   };
   /** A raw TCP connection from a loopback address, and whether the server has closed it. */
@@ -92,8 +92,8 @@ describe('the embedded broker against a hostile client (issue 28, defect 5)', ()
       await app.database.db.update(deviceStock).set({ secretHash: hash }).where(eq(deviceStock.deviceId, id));
       await addDevice(app, w.aHome.token, id, T.sleep);
     }
-    await app.services.devices.gateway.directory.load();
-    const broker = app.services.devices.gateway.broker;
+    await app.services.gateway.directory.load();
+    const broker = app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     port = broker.port;
   }, 120_000);
@@ -180,8 +180,8 @@ describe('the embedded broker behind a trusted TCP proxy (MQTT_TRUSTED_PROXIES)'
       .set({ secretHash: await hashDeviceSecret(SECRET) })
       .where(eq(deviceStock.deviceId, 'PX-S1'));
     await addDevice(app, w.aHome.token, 'PX-S1', T.sleep);
-    await app.services.devices.gateway.directory.load();
-    const broker = app.services.devices.gateway.broker;
+    await app.services.gateway.directory.load();
+    const broker = app.services.gateway.broker;
     if (!(broker instanceof EmbeddedBroker)) throw new Error('expected the embedded broker');
     port = broker.port;
   }, 120_000);

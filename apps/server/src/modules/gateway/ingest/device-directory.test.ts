@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/database.ts';
 import { devices } from '../../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../device-test-support.ts';
+import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../../devices/device-test-support.ts';
 import { DeviceDirectory } from './device-directory.ts';
 
 /**

@@ -6,7 +6,7 @@ import { auditLog, deviceRawMinutes, type RawMinuteSamples } from '../../../db/s
 import { makeAccount } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { describeEachDb } from '../../../test/db-suites.ts';
-import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../device-test-support.ts';
+import { addDevice, deviceWorld, loadStock, T, type DeviceWorld } from '../../devices/device-test-support.ts';
 
 const { originDataList, originDataDownload, originDataDelete, originDataDeleteAll } = originDataCalls;
 
@@ -49,7 +49,7 @@ describeEachDb('original (raw) data (%s)', (target) => {
   beforeAll(async () => {
     app = await createTestApp(target, { clock: new ManualClock(NOW) });
     // The retention runs once at start; wait for it so it does not race the rows written below.
-    await app.services.devices.raw.retention.idle();
+    await app.services.gateway.raw.retention.idle();
     w = await deviceWorld(app, 'Raw');
     senior = await app.login((await makeAccount(app, w.admin, 'rawSenior', 'SENIOR_ROLE')).userName, 'Care#Home2026');
     const limited = await makeAccount(app, w.admin, 'rawSeniorB', 'SENIOR_ROLE', {

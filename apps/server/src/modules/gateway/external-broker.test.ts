@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { eq } from 'drizzle-orm';
 import { deviceCalls, topicOf } from '@vigil/contract';
-import { deviceCommands, deviceEvents } from '../../../db/schema.ts';
-import { createTestApp, openTestDatabase, type TestApp, type TestDb } from '../../../test/harness.ts';
-import { ExternalBroker } from '../broker/external-broker.ts';
-import { IngestRepository } from '../ingest/ingest.repository.ts';
-import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
-import { until as untilReached } from '../../../test/until.ts';
+import { deviceCommands, deviceEvents } from '../../db/schema.ts';
+import { createTestApp, openTestDatabase, type TestApp, type TestDb } from '../../test/harness.ts';
+import { ExternalBroker } from './broker/external-broker.ts';
+import { IngestRepository } from './ingest/ingest.repository.ts';
+import { addDevice, deviceWorld, loadStock, T } from '../devices/device-test-support.ts';
+import { until as untilReached } from '../../test/until.ts';
 
 const MQTT_URL = process.env.MQTT_URL;
 const target = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -36,9 +36,7 @@ describe.skipIf(!MQTT_URL)(
         (e) => e.seq !== null,
       );
     const taken = async (app: TestApp) => {
-      const metric = await app.services.devices.gateway.metrics.registry
-        .getSingleMetric('vigil_device_messages_total')
-        ?.get();
+      const metric = await app.services.gateway.metrics.registry.getSingleMetric('vigil_device_messages_total')?.get();
       return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
     };
     // Two instances and a real broker: slower than in-process deliveries.
@@ -56,8 +54,8 @@ describe.skipIf(!MQTT_URL)(
       const w = await deviceWorld(a, `Ex${run}`);
       await loadStock(a, w.admin, [{ deviceId: DEVICE, deviceType: T.sleep }]);
       await addDevice(a, w.aHome.token, DEVICE, T.sleep);
-      await a.services.devices.gateway.directory.load();
-      await b.services.devices.gateway.directory.load();
+      await a.services.gateway.directory.load();
+      await b.services.gateway.directory.load();
       device = await connectAsync(MQTT_URL ?? '', { clientId: DEVICE, reconnectPeriod: 0 });
       token = w.aHome.token;
     }, 120_000);
@@ -65,7 +63,7 @@ describe.skipIf(!MQTT_URL)(
     afterAll(async () => {
       await device?.endAsync(true);
       for (const app of [a, b]) {
-        const broker = app?.services.devices.gateway.broker;
+        const broker = app?.services.gateway.broker;
         if (broker instanceof ExternalBroker) await broker.endSession();
       }
       await a?.close();
@@ -110,7 +108,7 @@ describe.skipIf(!MQTT_URL)(
       try {
         const vitals = new Promise<void>((resolve) => {
           for (const app of [a, b]) {
-            app.services.devices.gateway.feed.subscribe(
+            app.services.gateway.feed.subscribe(
               (item) => {
                 if (item.kind === 'vitals' && item.context.deviceId === DEVICE) resolve();
               },
@@ -143,12 +141,12 @@ describe.skipIf(!MQTT_URL)(
       await device.publishAsync(topicOf(DEVICE, 'status'), JSON.stringify({ ts: Date.now() / 1000, online: true }), {
         qos: 1,
       });
-      await until(async () => [a, b].some((app) => app.services.devices.live.store.get(DEVICE)?.online === true));
+      await until(async () => [a, b].some((app) => app.services.gateway.live.store.get(DEVICE)?.online === true));
       const received = new Promise<{ id: number; command: string }>((resolve) =>
         device.once('message', (_t, payload) => resolve(JSON.parse(payload.toString()))),
       );
       // Queued on whichever instance saw the device online.
-      const owner = a.services.devices.live.store.get(DEVICE)?.online ? a : b;
+      const owner = a.services.gateway.live.store.get(DEVICE)?.online ? a : b;
       const res = await owner.call(deviceCalls.restartDevice, { deviceId: DEVICE }, { token });
       expect(res.status, res.msg).toBe(200);
       const command = await received;

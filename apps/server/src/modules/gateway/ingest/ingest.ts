@@ -1,9 +1,9 @@
 import { parseDeviceMessage, type CommandAck, type DeviceEvent, type DropReason } from '@vigil/contract';
 import type { Clock } from '../../../clock.ts';
 import type { RateLimitedLog } from '../../../core/log.ts';
-import { kindOf } from '../device.policy.ts';
+import { kindOf } from '../../devices/device.policy.ts';
 import type { LiveStatePatch } from '../live/live-state.ts';
-import { BacklogFull, type BatchQueue } from './batch-queue.ts';
+import { BacklogFull, type BatchQueue } from '../../../core/batch-queue.ts';
 import type { DeviceContext, DeviceDirectory } from './device-directory.ts';
 import type { DeviceFeed, StoredDeviceEvent } from './device-feed.ts';
 import type { IngestMetrics } from './ingest-metrics.ts';

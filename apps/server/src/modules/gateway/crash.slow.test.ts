@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { PGlite } from '@electric-sql/pglite';
 import { topicOf } from '@vigil/contract';
-import { freePort } from '../../../test/free-port.ts';
-import { spawnServer } from '../../../test/spawned-server.ts';
+import { freePort } from '../../test/free-port.ts';
+import { spawnServer } from '../../test/spawned-server.ts';
 
 const ADMIN_PASSWORD = 'Crash-Test#2026';
 const DEVICE = 'CRASH-S1';

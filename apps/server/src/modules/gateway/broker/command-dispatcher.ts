@@ -1,7 +1,27 @@
 import type { DeviceCommandMessage } from '@vigil/contract';
 import type { RateLimitedLog } from '../../../core/log.ts';
-import type { CommandService } from '../command.service.ts';
 import type { DeviceLink } from './device-link.ts';
+
+/** A command waiting for its device, as the gateway sends it. */
+export interface QueuedCommand {
+  id: number;
+  deviceId: string;
+  command: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * What the gateway needs of the device commands (the devices module keeps them): what waits for
+ * a device, that it went out, the device's answer, the expiry of the unanswered, and word of a
+ * newly queued command.
+ */
+export interface CommandDelivery {
+  undeliveredFor(deviceId: string): Promise<QueuedCommand[]>;
+  markSent(id: number): Promise<boolean>;
+  acknowledge(deviceId: string, id: number, ok: boolean, error?: string): Promise<boolean>;
+  expireOld(): Promise<number>;
+  onQueued(listener: (deviceId: string) => void): () => void;
+}
 
 /**
  * Sends queued commands to devices: when a command is queued (to a device that is connected)
@@ -14,7 +34,8 @@ export class CommandDispatcher {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly commands: CommandService,
+    /** Resolved when used: the devices module that keeps the commands is built after the gateway. */
+    private readonly commands: () => CommandDelivery,
     private readonly link: () => DeviceLink | undefined,
     private readonly log: RateLimitedLog,
   ) {}
@@ -37,21 +58,21 @@ export class CommandDispatcher {
   private async send(deviceId: string): Promise<void> {
     const link = this.link();
     if (!link) return;
-    for (const command of await this.commands.undeliveredFor(deviceId)) {
+    for (const command of await this.commands().undeliveredFor(deviceId)) {
       const message: DeviceCommandMessage = {
         id: command.id,
         command: command.command as DeviceCommandMessage['command'],
         params: command.payload,
       };
       await link.sendCommand(command.deviceId, message);
-      await this.commands.markSent(command.id);
+      await this.commands().markSent(command.id);
     }
   }
 
   /** Expires unanswered commands once a minute. */
   start(onError: (error: unknown) => void): void {
     if (this.timer) return;
-    const sweep = () => this.commands.expireOld().catch(onError);
+    const sweep = () => this.commands().expireOld().catch(onError);
     void sweep();
     this.timer = setInterval(sweep, 60_000);
     this.timer.unref();

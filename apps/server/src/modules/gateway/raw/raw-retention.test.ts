@@ -43,20 +43,20 @@ describeEachDb('raw data retention (%s)', (target) => {
 
   beforeAll(async () => {
     app = await createTestApp(target, { clock, env: { RAW_RETENTION_DAYS: '31' } });
-    await app.services.devices.raw.retention.idle();
+    await app.services.gateway.raw.retention.idle();
   });
   afterAll(() => app?.close());
 
-  it('is a part of the devices module, using the configured period for raw samples and seconds', () => {
-    expect(app.services.devices.raw.retention.days).toBe(31);
-    expect(app.services.devices.raw.secondsRetention.days).toBe(31);
-    expect(app.services.modules.devices.parts.map((p) => p.name)).toEqual(
+  it('is a part of the gateway module, using the configured period for raw samples and seconds', () => {
+    expect(app.services.gateway.raw.retention.days).toBe(31);
+    expect(app.services.gateway.raw.secondsRetention.days).toBe(31);
+    expect(app.services.modules.gateway.parts.map((p) => p.name)).toEqual(
       expect.arrayContaining(['retention of device_raw', 'retention of device_second']),
     );
   });
 
   it("deletes a sleep monitor's seconds older than the period the same way", async () => {
-    await app.services.devices.raw.secondsRetention.idle();
+    await app.services.gateway.raw.secondsRetention.idle();
     const base = clock.now().getTime() - 31 * DAY;
     await app.database.db.insert(deviceSeconds).values(
       [-2, -1, 1].map((m) => ({
@@ -66,7 +66,7 @@ describeEachDb('raw data retention (%s)', (target) => {
         seconds: new Uint8Array(240),
       })),
     );
-    const purge = await app.services.devices.raw.secondsRetention.run();
+    const purge = await app.services.gateway.raw.secondsRetention.run();
     expect(purge.deleted).toBe(2);
     const rows = await app.database.db.select({ minute: deviceSeconds.minute }).from(deviceSeconds);
     expect(rows.map((r) => r.minute.getTime())).toEqual([base + 60_000]);

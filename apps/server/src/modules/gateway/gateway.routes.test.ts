@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { deviceEvents, deviceStock } from '../../../db/schema.ts';
-import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { hashDeviceSecret } from '../credentials/secret.ts';
-import { addDevice, deviceWorld, loadStock, T } from '../device-test-support.ts';
+import { deviceEvents, deviceStock } from '../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { hashDeviceSecret } from './credentials/secret.ts';
+import { addDevice, deviceWorld, loadStock, T } from '../devices/device-test-support.ts';
 
 const TOKEN = 'broker-auth-token-0123456789';
 const PUSH_SECRET = 'operator-push-secret-0123456789';
@@ -30,7 +30,7 @@ describe('the gateway’s HTTP ways in', () => {
     await app.database.db.update(deviceStock).set({ secretHash: hash }).where(eq(deviceStock.deviceId, 'RT-S1'));
     await addDevice(app, w.aHome.token, 'RT-S1', T.sleep);
     await addDevice(app, w.aHome.token, 'RT-NB1', T.sos);
-    await app.services.devices.gateway.directory.load();
+    await app.services.gateway.directory.load();
   }, 120_000);
   afterAll(() => app?.close());
 

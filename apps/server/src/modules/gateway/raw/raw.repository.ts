@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../db/database.ts';
 import { deviceRawMinutes, devices, type RawMinuteSamples } from '../../../db/schema.ts';
-import { containsPattern } from '../device.policy.ts';
+import { containsPattern } from '../../devices/device.policy.ts';
 
 /** Per device-minute tables kept for RAW_RETENTION_DAYS: raw samples and a sleep monitor's seconds. */
 export type RetainedTable = 'device_raw' | 'device_second';

@@ -1,31 +1,30 @@
-import type { Clock } from '../../../clock.ts';
-import type { Config } from '../../../config.ts';
-import type { EventStream } from '../../../core/events.ts';
-import type { Part } from '../../../core/lifecycle.ts';
-import { RateLimitedLog, type Log } from '../../../core/log.ts';
-import type { Db, Tx } from '../../../db/database.ts';
-import type { Emit, Transactions } from '../../../db/transactions.ts';
-import { CommandDispatcher } from '../broker/command-dispatcher.ts';
-import { DeviceGate } from '../broker/device-gate.ts';
-import type { DeviceLink } from '../broker/device-link.ts';
-import { EmbeddedBroker } from '../broker/embedded-broker.ts';
-import { ExternalBroker } from '../broker/external-broker.ts';
-import type { CommandService } from '../command.service.ts';
-import { VerifiedSecrets } from '../credentials/secret.ts';
-import { BatchQueue } from '../ingest/batch-queue.ts';
-import { DeviceDirectory, type DeviceContext } from '../ingest/device-directory.ts';
-import { DeviceMoves } from '../ingest/device-moves.ts';
-import { DeviceFeed, type StoredDeviceEvent } from '../ingest/device-feed.ts';
-import { Ingest } from '../ingest/ingest.ts';
-import { IngestMetrics } from '../ingest/ingest-metrics.ts';
-import { IngestRepository } from '../ingest/ingest.repository.ts';
-import { MinuteRollup } from '../ingest/minute-rollup.ts';
-import { Presence, type PresenceChange } from '../ingest/presence.ts';
-import { SeqWindow } from '../ingest/seq-window.ts';
-import { TelemetryWriter } from '../ingest/telemetry-writer.ts';
-import type { LiveStateStore } from '../live/live-state.ts';
-import { DatabaseLastSeen } from '../live/shared-last-seen.ts';
-import type { LiveStateWriter } from '../live/live-state.writer.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { EventStream } from '../../core/events.ts';
+import type { Part } from '../../core/lifecycle.ts';
+import { RateLimitedLog, type Log } from '../../core/log.ts';
+import type { Db, Tx } from '../../db/database.ts';
+import type { Emit, Transactions } from '../../db/transactions.ts';
+import { CommandDispatcher, type CommandDelivery } from './broker/command-dispatcher.ts';
+import { DeviceGate } from './broker/device-gate.ts';
+import type { DeviceLink } from './broker/device-link.ts';
+import { EmbeddedBroker } from './broker/embedded-broker.ts';
+import { ExternalBroker } from './broker/external-broker.ts';
+import { VerifiedSecrets } from './credentials/secret.ts';
+import { BatchQueue } from '../../core/batch-queue.ts';
+import { DeviceDirectory, type DeviceContext } from './ingest/device-directory.ts';
+import { DeviceMoves } from './ingest/device-moves.ts';
+import { DeviceFeed, type StoredDeviceEvent } from './ingest/device-feed.ts';
+import { Ingest } from './ingest/ingest.ts';
+import { IngestMetrics } from './ingest/ingest-metrics.ts';
+import { IngestRepository } from './ingest/ingest.repository.ts';
+import { MinuteRollup } from './ingest/minute-rollup.ts';
+import { Presence, type PresenceChange } from './ingest/presence.ts';
+import { SeqWindow } from './ingest/seq-window.ts';
+import { TelemetryWriter } from './ingest/telemetry-writer.ts';
+import type { LiveStateStore } from './live/live-state.ts';
+import { DatabaseLastSeen } from './live/shared-last-seen.ts';
+import type { LiveStateWriter } from './live/live-state.writer.ts';
 
 /**
  * Work done in the transaction that stores a batch of device events. The alarm engine stores an
@@ -59,7 +58,11 @@ export interface GatewayDeps {
   clock: Clock;
   config: Config;
   log: Log;
-  commands: CommandService;
+  /**
+   * The device commands to deliver (the devices module's), resolved when first used: that module
+   * is built after the gateway, its commands reading the gateway's live state.
+   */
+  commands: () => CommandDelivery;
   live: { store: LiveStateStore; writer: LiveStateWriter };
 }
 
@@ -179,9 +182,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
 
   let link: DeviceLink | undefined;
   const dispatcher = new CommandDispatcher(commands, () => link, log);
-  commands.onQueued((deviceId) => {
-    if (deps.live.store.get(deviceId)?.online) void dispatcher.deliver(deviceId);
-  });
+  let unlistenQueued: (() => void) | undefined;
 
   const ingest = new Ingest({
     clock,
@@ -194,7 +195,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     metrics,
     log,
     acknowledge: async (context, ack) => {
-      await commands.acknowledge(context.deviceId, ack.id, ack.ok, ack.error);
+      await commands().acknowledge(context.deviceId, ack.id, ack.ok, ack.error);
     },
   });
   const gate = new DeviceGate(db, directory, new VerifiedSecrets(), clock, metrics, log);
@@ -254,8 +255,17 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
     },
     {
       name: 'command delivery',
-      start: (report) => dispatcher.start(report),
-      stop: () => dispatcher.stop(),
+      start: (report) => {
+        // A command queued to a connected device goes out at once (before the broker starts, none is).
+        unlistenQueued = commands().onQueued((deviceId) => {
+          if (deps.live.store.get(deviceId)?.online) void dispatcher.deliver(deviceId);
+        });
+        dispatcher.start(report);
+      },
+      stop: () => {
+        unlistenQueued?.();
+        return dispatcher.stop();
+      },
     },
     {
       name: config.mqttUrl ? 'external MQTT broker link' : 'embedded MQTT broker',

@@ -6,7 +6,15 @@ import { ManualClock } from '../../../clock.ts';
 import { alarms, areas, beds, deviceEvents, devices, residents, rooms } from '../../../db/schema.ts';
 import { createTestApp, openTestDatabase, type DbTarget, type TestApp, type TestDb } from '../../../test/harness.ts';
 import { until } from '../../../test/until.ts';
-import { addDevice, deviceWorld, linkBed, loadStock, placeBed, T, type DeviceWorld } from '../device-test-support.ts';
+import {
+  addDevice,
+  deviceWorld,
+  linkBed,
+  loadStock,
+  placeBed,
+  T,
+  type DeviceWorld,
+} from '../../devices/device-test-support.ts';
 
 const { heAddHost, heInsertDevice, heReplaceDevice, heChangProvider, deleteDevice } = deviceCalls;
 const { updateBunk, userCheckIn, bunkCheckOut, updateRoom } = facilityCalls;
@@ -34,11 +42,11 @@ describe(`a move reaches every device directory at once (${target})`, () => {
   let seq = 1;
 
   const apps = () => [a, ...(b ? [b] : [])];
-  const loadAll = () => Promise.all(apps().map((app) => app.services.devices.gateway.directory.load()));
+  const loadAll = () => Promise.all(apps().map((app) => app.services.gateway.directory.load()));
   const id = (name: string) => `MV${run}-${name}`;
   /** A device message, as the broker hands it over; taken, never dropped (a dropped one would prove nothing). */
   const send = async (app: TestApp, deviceId: string, kind: 'event' | 'telemetry', body: Record<string, unknown>) => {
-    const outcome = await app.services.devices.gateway.ingest.handle(
+    const outcome = await app.services.gateway.ingest.handle(
       topicOf(deviceId, kind),
       Buffer.from(JSON.stringify({ ts: clock.now().getTime() / 1000, seq: seq++, ...body })),
     );
@@ -240,7 +248,7 @@ describe(`a move reaches every device directory at once (${target})`, () => {
       const button = id(on('ST'));
       await loadStock(a, w.admin, [{ deviceId: button, deviceType: T.sos }]);
       await loadAll();
-      expect(via().services.devices.gateway.directory.get(button)).toMatchObject({ providerId: null });
+      expect(via().services.gateway.directory.get(button)).toMatchObject({ providerId: null });
       await addDevice(a, w.aHome.token, button, T.sos);
       await press(via(), button);
       expect((await alarmsOf(button)).map((x) => x.providerId)).toEqual([w.aHome.id]);
@@ -285,11 +293,11 @@ describe(`a move reaches every device directory at once (${target})`, () => {
     await loadAll();
     // Moved by a transaction whose announcement has not reached this directory (the relay is slow or down).
     await a.database.db.update(devices).set({ providerId: w.bGroup.id }).where(eq(devices.deviceId, button));
-    expect(a.services.devices.gateway.directory.get(button)?.providerId).toBe(w.aHome.id);
+    expect(a.services.gateway.directory.get(button)?.providerId).toBe(w.aHome.id);
     await press(a, button);
     expect((await alarmsOf(button)).map((x) => x.providerId)).toEqual([w.bGroup.id]);
     // The storing transaction's read corrected the directory too.
-    expect(a.services.devices.gateway.directory.get(button)?.providerId).toBe(w.bGroup.id);
+    expect(a.services.gateway.directory.get(button)?.providerId).toBe(w.bGroup.id);
   });
 
   describe.skipIf(!REDIS_URL)(
@@ -299,7 +307,7 @@ describe(`a move reaches every device directory at once (${target})`, () => {
 
       it('reaches the other instance’s directory by itself, without waiting for a message or a reload', async () => {
         const { host, button } = await hostWithButton('RL');
-        const other = (b as TestApp).services.devices.gateway.directory;
+        const other = (b as TestApp).services.gateway.directory;
         const started = Date.now();
         ok(await a.call(heChangProvider, { deviceId: host, providerId: w.bGroup.id }, { token: w.admin }));
         await until(() => other.get(button)?.providerId === w.bGroup.id, {
