@@ -24,7 +24,8 @@ import { assertExportable, EXPORT_PAGE } from '../spreadsheet/export-limit.ts';
 import { alarmSheet, localTimeFormat } from './alarm-sheet.ts';
 import { AlarmQueryRepository, type AlarmListQuery, type AlarmView } from './alarm-query.repository.ts';
 import { alarmRecord } from './alarm-record.ts';
-import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
+import { alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
 import { personName, personNames } from './alarm-people.ts';
 
