@@ -79,9 +79,12 @@ export const buildServices = (deps: AppDeps) => {
     metrics: outboxMetrics,
     graceMs: config.outbox.graceMs,
   });
+  // Every background job's queries take turns on one pacer: together they take at most the share
+  // of the thread decision 0028 allows, however many run at once.
+  const pacer = backgroundPacer(deps.database.kind);
   // Marks what could not be marked, publishes what a dead instance left, purges what is old (decision 0037).
   const outboxSweep = new OutboxSweep(
-    { db, clock, transactions, pacer: backgroundPacer(deps.database.kind), metrics: outboxMetrics, log },
+    { db, clock, transactions, pacer, metrics: outboxMetrics, log },
     { everyMs: config.outbox.sweepMs, retentionMs: config.outbox.retentionMs },
   );
   // Built before the modules that own them, because modules built earlier use them: the instance
@@ -159,7 +162,7 @@ export const buildServices = (deps: AppDeps) => {
     db,
     clock,
     dataDir: config.dataDir,
-    database: deps.database.kind,
+    pacer,
   });
   const alarms = buildAlarmsModule({
     ...shared,
@@ -198,7 +201,7 @@ export const buildServices = (deps: AppDeps) => {
   });
   const reports = buildReportsModule({
     db,
-    database: deps.database.kind,
+    pacer,
     clock,
     timeZone: config.timeZone,
     reports: config.reports,
@@ -211,7 +214,7 @@ export const buildServices = (deps: AppDeps) => {
     clock,
     audit: auditService,
     commands: devices.services.commands,
-    database: deps.database.kind,
+    pacer,
     feed: gateway.services.feed,
     sleepSettings: sleepSettings.services.settings,
     dataDir: config.dataDir,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { EventStream, PublishedEvent } from './events.ts';
+import { isEventName, isTransientName } from './event-catalogue.ts';
+import type { EventStream, PublishedEvent, TransientEvent } from './events.ts';
 import type { Log } from './log.ts';
 
 /** The Redis channel every instance publishes its committed domain events on. */
@@ -10,6 +11,8 @@ export const EVENT_CHANNEL = 'vigil:events';
 interface Relayed {
   origin: string;
   event?: Omit<PublishedEvent, 'at'> & { at: string };
+  /** Told, not stored (the catalogue's transient events). */
+  transient?: TransientEvent;
   /** Sent instead of an event: the sender's relay was down and others may have missed its events. */
   gap?: true;
 }
@@ -94,7 +97,12 @@ export class RedisEventRelay {
     this.subscriber.on('message', (_channel: string, message: string) => this.receive(message));
     await this.subscriber.subscribe(EVENT_CHANNEL);
     this.broken = false;
-    this.unsubscribe = this.stream.subscribe((event) => this.send(event));
+    const unsubscribeEvents = this.stream.subscribeAll((event) => this.send(event));
+    const unsubscribeTransients = this.stream.listenAll((event) => this.tell(event));
+    this.unsubscribe = () => {
+      unsubscribeEvents();
+      unsubscribeTransients();
+    };
   }
 
   async stop(): Promise<void> {
@@ -139,6 +147,11 @@ export class RedisEventRelay {
     this.publish({ origin: this.instanceId, event: { ...event, at: event.at.toISOString() } }, event.type);
   }
 
+  private tell(event: TransientEvent): void {
+    if (event.origin !== undefined || !this.publisher) return;
+    this.publish({ origin: this.instanceId, transient: event }, event.type);
+  }
+
   private publish(relayed: Relayed, what = 'relay gap'): void {
     this.publisher?.publish(EVENT_CHANNEL, JSON.stringify(relayed)).then(
       () => {
@@ -165,8 +178,13 @@ export class RedisEventRelay {
     }
     if (relayed.origin === this.instanceId) return;
     if (relayed.gap) return this.fireGap();
-    if (!relayed.event) return;
+    // An instance of another version may send what this one does not know: not published here.
+    if (relayed.transient && isTransientName(relayed.transient.type))
+      return this.stream.announce({ ...relayed.transient, origin: relayed.origin });
+    if (!relayed.event || !isEventName(relayed.event.type)) return;
     this.counts.received++;
-    this.stream.publish([{ ...relayed.event, at: new Date(relayed.event.at), origin: relayed.origin }]);
+    // Sent by `send` from a catalogued event of that name.
+    const event = { ...relayed.event, at: new Date(relayed.event.at), origin: relayed.origin } as PublishedEvent;
+    this.stream.publish([event]);
   }
 }

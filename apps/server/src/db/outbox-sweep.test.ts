@@ -32,8 +32,8 @@ describeEachDb('the event outbox sweep (%s)', (target) => {
     const env = { OUTBOX_SWEEP_SECONDS: '1' };
     a = await createTestApp(target, { testDb, clock, env });
     b = await createTestApp(target, { testDb, clock, env });
-    a.services.events.subscribe((e) => seenA.push(e));
-    b.services.events.subscribe((e) => seenB.push(e));
+    a.services.events.subscribeAll((e) => seenA.push(e));
+    b.services.events.subscribeAll((e) => seenB.push(e));
   });
   afterAll(async () => {
     await b?.close();
@@ -47,15 +47,18 @@ describeEachDb('the event outbox sweep (%s)', (target) => {
       .insert(eventOutbox)
       .values(
         Array.from({ length: 12 }, (_, i) => ({
-          type: 'test.left',
+          type: 'device.contextChanged',
           providerId: 1,
-          payload: { n: i },
+          payload: { deviceIds: [`LEFT${i}`] },
           createdAt: clock.now(),
         })),
       )
       .returning({ id: eventOutbox.id });
     const ids = left.map((r) => r.id);
-    const relayed = () => [...seenA, ...seenB].filter((e) => e.type === 'test.left');
+    const relayed = () =>
+      [...seenA, ...seenB].flatMap((e) =>
+        e.type === 'device.contextChanged' && e.payload.deviceIds[0]?.startsWith('LEFT') ? [e] : [],
+      );
     // Within the grace period the committing instance may still mark them: two sweeps leave them.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(relayed()).toEqual([]);
@@ -69,7 +72,7 @@ describeEachDb('the event outbox sweep (%s)', (target) => {
         .map((e) => e.id)
         .sort((x, y) => x - y),
     ).toEqual(ids);
-    expect(relayed().map((e) => e.payload.n)).toEqual(expect.arrayContaining(ids.map((_, i) => i)));
+    expect(relayed().map((e) => e.payload.deviceIds[0])).toEqual(expect.arrayContaining(ids.map((_, i) => `LEFT${i}`)));
     const unmarked = await db()
       .select()
       .from(eventOutbox)

@@ -2,6 +2,7 @@ import type { MessageKey, MessageParams } from '@vigil/contract';
 import { and, asc, inArray, isNull, lte } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { fail, type AppError } from '../core/app-error.ts';
+import { isEventName, type EventName } from '../core/event-catalogue.ts';
 import type { DomainEvent, EventStream, PublishedEvent } from '../core/events.ts';
 import type { Log } from '../core/log.ts';
 import type { Db, Executor, Tx } from './database.ts';
@@ -59,7 +60,7 @@ const MAX_UNMARKED = 10_000;
  * once the change is committed, such as the notification rows of a raised alarm (decision 0037);
  * everything else subscribes to the stream after the commit.
  */
-export type Reaction = (tx: Tx, events: readonly DomainEvent[]) => Promise<void>;
+export type Reaction<K extends EventName = EventName> = (tx: Tx, events: readonly DomainEvent<K>[]) => Promise<void>;
 
 export interface TransactionsOptions {
   /** Where bookkeeping failures after a commit are logged. */
@@ -142,8 +143,8 @@ export class Transactions {
   }
 
   /** Runs `react` inside every transaction that emits one of `types` (see Reaction); returns the undo. */
-  react(types: readonly string[], react: Reaction): () => void {
-    const entry = { types: new Set(types), react };
+  react<K extends EventName>(types: readonly K[], react: Reaction<K>): () => void {
+    const entry = { types: new Set<string>(types), react: react as Reaction };
     this.reactions.add(entry);
     return () => this.reactions.delete(entry);
   }
@@ -214,21 +215,30 @@ export class Transactions {
         .returning();
       if (!rows.length) return total;
       for (const r of rows) this.unmarked.delete(r.id);
-      this.stream.publish(
-        rows
-          .sort((a, b) => a.id - b.id)
-          .map((r) => ({ id: r.id, at: r.createdAt, type: r.type, providerId: r.providerId, payload: r.payload })),
-      );
+      this.stream.publish(rows.sort((a, b) => a.id - b.id).flatMap((r) => this.readBack(r)));
       this.options.metrics?.relayed(rows.length);
       total += rows.length;
     }
   }
 
+  /** A stored row as the stream publishes it; a name no longer in the catalogue is logged, never published. */
+  private readBack(row: typeof eventOutbox.$inferSelect): PublishedEvent[] {
+    if (!isEventName(row.type)) {
+      this.options.log?.warn({ id: row.id, type: row.type }, 'outbox row of an unknown event not published');
+      return [];
+    }
+    // Written by `store` from the catalogue's payload of that name.
+    const event = { type: row.type, providerId: row.providerId, payload: row.payload } as unknown as DomainEvent;
+    return [{ ...event, id: row.id, at: row.createdAt }];
+  }
+
   private async store(tx: Tx, events: readonly DomainEvent[]): Promise<PublishedEvent[]> {
     const at = this.clock.now();
+    // Payloads are JSON objects by the catalogue's rule; the column takes any JSON object.
+    const json = (payload: DomainEvent['payload']) => payload as unknown as Record<string, unknown>;
     const rows = await tx
       .insert(eventOutbox)
-      .values(events.map((e) => ({ type: e.type, providerId: e.providerId, payload: e.payload, createdAt: at })))
+      .values(events.map((e) => ({ type: e.type, providerId: e.providerId, payload: json(e.payload), createdAt: at })))
       .returning({ id: eventOutbox.id });
     return events.map((e, i) => ({ ...e, id: rows[i]?.id ?? 0, at }));
   }

@@ -18,7 +18,8 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
-import { ALARM_EVENT, alarmPayload, type AlarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
+import { alarmPayload } from './alarm-runner.ts';
 
 const SECRET = 'alarm-flow-secret-00001';
 
@@ -99,12 +100,9 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
     const [alarm] = await alarmsOf('ALM-SOS1');
     expect(alarm).toMatchObject({ alertType: 'SOS', level: 1, count: 1, releaseKind: 0, providerId: w.aHome.id });
     expect(alarm?.eventId).toBeGreaterThan(0);
-    await until(
-      () => published.some((e) => e.type === ALARM_EVENT.raised && (e.payload.alarm as AlarmPayload).id === alarm?.id),
-      {
-        what: 'the raised alarm published',
-      },
-    );
+    await until(() => published.some((e) => e.type === ALARM_EVENT.raised && e.payload.alarm.id === alarm?.id), {
+      what: 'the raised alarm published',
+    });
     const timeline = await app.services.alarms.repo.timeline(app.database.db, alarm?.id ?? 0);
     expect(timeline.map((t) => t.step)).toEqual(['raised']);
 
@@ -133,9 +131,7 @@ describe.each(dbTargets())('alarms from device messages on %s', (target) => {
     await ingest('ALM-SOS2', 'event', { event: 'device_release' });
     const [alarm] = await alarmsOf('ALM-SOS2');
     expect(alarm).toMatchObject({ releaseKind: RELEASE_KIND.device });
-    expect(
-      published.some((e) => e.type === ALARM_EVENT.released && (e.payload.alarm as AlarmPayload).id === alarm?.id),
-    ).toBe(true);
+    expect(published.some((e) => e.type === ALARM_EVENT.released && e.payload.alarm.id === alarm?.id)).toBe(true);
   });
 
   it('smoke raises SMOKE at level 1 and clears it automatically', async () => {

@@ -16,7 +16,7 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
-import { ALARM_EVENT, type AlarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
 
 const { alarmLog, alarmLogUnDeal, alarmRelieve, saveAlertLevel } = alarmCalls;
 
@@ -104,10 +104,10 @@ describeEachDb('alarms that latch until a person handles them (%s)', (target) =>
     });
     expect(card?.text).not.toBe(card?.releaseText);
     // The consoles were told it cleared, and that it waits for a person.
-    const released = published.filter(
-      (e) => e.type === ALARM_EVENT.released && (e.payload.alarm as AlarmPayload).id === alarm?.id,
+    const released = published.flatMap((e) =>
+      e.type === ALARM_EVENT.released && e.payload.alarm.id === alarm?.id ? [e.payload.alarm] : [],
     );
-    expect((released[0]?.payload.alarm as AlarmPayload).awaitingAck).toBe(true);
+    expect(released[0]?.awaitingAck).toBe(true);
 
     clock.advance(60_000);
     const handled = await handle(alarm?.id ?? 0);

@@ -22,31 +22,9 @@ import type { SharedSpells } from './shared-spells.ts';
 import type { AlarmEngine } from './engine/alarm-engine.ts';
 import type { Decision, EventDecision, Subject, WatchRelease } from './engine/engine-types.ts';
 import { refusalOf, watchTarget } from './engine/watch-release.ts';
+import { ALARM_EVENT, type AlarmPayload } from '../../core/event-catalogue.ts';
 import { DeviceLanes } from './device-lanes.ts';
 import type { WatchDirectory } from './watch-directory.ts';
-
-/** The domain events an alarm's changes publish (through the outbox, after the commit). */
-export const ALARM_EVENT = {
-  raised: 'alarm.raised',
-  repeated: 'alarm.repeated',
-  released: 'alarm.released',
-  handled: 'alarm.handled',
-  /** A person added a note to its timeline (payload: `note`, as /alarmNoteNotify carries it). */
-  noted: 'alarm.noted',
-} as const;
-
-/** An alarm as the domain events carry it: the stored row, times as ISO strings. */
-export type AlarmPayload = Omit<
-  AlarmRow,
-  'startedAt' | 'raisedAt' | 'lastAt' | 'releasedAt' | 'clearedAt' | 'handledAt'
-> & {
-  startedAt: string;
-  raisedAt: string;
-  lastAt: string;
-  releasedAt: string | null;
-  clearedAt: string | null;
-  handledAt: string | null;
-};
 
 export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
   ...row,

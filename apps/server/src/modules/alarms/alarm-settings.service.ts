@@ -12,6 +12,7 @@ import { targetProvider } from '../../core/tenant.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { alarmSettings } from '../../db/schema.ts';
 import type { Transactions } from '../../db/transactions.ts';
+import { ALARM_SETTINGS_CHANGED } from '../../core/event-catalogue.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import {
   DEFAULT_PROVIDER_SETTINGS,
@@ -24,7 +25,6 @@ import {
 type SaveInput = CallParsed<Calls['saveAlertLevel']>;
 
 /** Published after a provider's alarm settings change: the engine reloads them, consoles get /dataChange. */
-export const ALARM_SETTINGS_CHANGED = 'alarm.settingsChanged';
 
 const presentation = (raw: unknown, fallback: LevelPresentation): LevelPresentation => {
   const r = raw as Partial<LevelPresentation> | null;

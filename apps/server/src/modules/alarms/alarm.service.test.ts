@@ -16,7 +16,7 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
-import { ALARM_EVENT } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
 
 const { alarmLogUnDeal, alarmLog, alarmDealStatus, alarmRelieve, alarmExport, alarmTimeline, alertFlag, alarmAddNote } =
   alarmCalls;
@@ -155,7 +155,7 @@ describe.each(dbTargets())('alarm handling calls on %s', (target) => {
       ['raised', null],
       ['handled', 'hdlCarerA'],
     ]);
-    expect(published.some((e) => (e.payload.alarm as { id: number }).id === alarm?.id)).toBe(true);
+    expect(published.some((e) => e.type === ALARM_EVENT.handled && e.payload.alarm.id === alarm?.id)).toBe(true);
   });
 
   it('of two terminals handling one alarm at once, exactly one wins; the other is told, in each of 20 trials', async () => {

@@ -27,7 +27,8 @@ import { AlarmQueryRepository, type AlarmListQuery, type AlarmView } from './ala
 /** An alarm as the screens and notifications show it (the consoles' socket presents it). */
 export type { AlarmView };
 import { alarmRecord } from './alarm-record.ts';
-import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
+import { alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
 import { personName, personNames } from './alarm-people.ts';
 

@@ -8,14 +8,14 @@ import type { Transactions } from '../../db/transactions.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { DeviceGateway, DeviceContext } from '../gateway/index.ts';
-import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from '../residents/absence-events.ts';
 import type { SleepSettingService } from '../sleep-settings/sleep-setting.service.ts';
 import { alarmHandlers } from './alarm.routes.ts';
 import { AlarmRepository } from './alarm.repository.ts';
 import { AlarmMetrics } from './alarm-metrics.ts';
 import { AlarmService } from './alarm.service.ts';
-import { ALARM_SETTINGS_CHANGED, AlarmSettingsService } from './alarm-settings.service.ts';
-import { ALARM_EVENT, AlarmRunner, type AlarmPayload } from './alarm-runner.ts';
+import { AlarmSettingsService } from './alarm-settings.service.ts';
+import { AlarmRunner } from './alarm-runner.ts';
+import { ALARM_EVENT, ALARM_SETTINGS_CHANGED, RESIDENT_ABSENCE_CHANGED } from '../../core/event-catalogue.ts';
 import { AlarmSpellStore } from './alarm-spell.store.ts';
 import { AlarmEngine, VITALS_GAP_MS } from './engine/alarm-engine.ts';
 import { minuteOfDayIn } from './local-time.ts';
@@ -23,7 +23,7 @@ import { RedisSpellLedger } from './redis-spell-ledger.ts';
 import { SharedSpells } from './shared-spells.ts';
 import { WatchDirectory } from './watch-directory.ts';
 import { BedAlarmSettingsService } from './bed-alarm-settings.service.ts';
-import { LEFT_BEHIND, releaseLeftBehind } from './left-behind.ts';
+import { releaseLeftBehind } from './left-behind.ts';
 import { AlarmNotifier } from './notify/alarm-notifier.ts';
 import { chatWebhook, httpSms } from './notify/channels.ts';
 
@@ -121,7 +121,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   // a new spell of its type may be open meanwhile and must not be taken for it.
   deps.events.subscribe(
     (event) => {
-      const alarm = event.payload.alarm as Pick<AlarmPayload, 'deviceId' | 'alertType' | 'releaseKind'>;
+      const { alarm } = event.payload;
       if (alarm.releaseKind !== RELEASE_KIND.software) return;
       engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType as AlarmType }, 'handled', deps.clock.now());
     },
@@ -131,7 +131,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   deps.events.subscribe(
     (event) => {
       if (event.origin !== undefined) return;
-      const alarm = event.payload.alarm as Pick<AlarmPayload, 'alertType' | 'level'>;
+      const { alarm } = event.payload;
       if (event.type === ALARM_EVENT.handled) metrics.countHandled(alarm.level);
       else if (event.type === ALARM_EVENT.released) metrics.countReleased(alarm.alertType);
       else metrics.countRaised(alarm.level, alarm.alertType);
@@ -141,9 +141,9 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   // Raised or released on another instance (which took part of the same device's telemetry).
   deps.events.subscribe(
     (event) => {
-      const alarm = event.payload.alarm as AlarmPayload;
+      const { alarm } = event.payload;
       // Left behind at a provider its device no longer serves (here or elsewhere): decided afresh where it serves now.
-      if (event.payload[LEFT_BEHIND] === true) {
+      if (event.payload.deviceLeft === true) {
         engine.closed({ deviceId: alarm.deviceId, type: alarm.alertType as AlarmType }, 'left behind');
         return;
       }
@@ -170,7 +170,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   // A resident away or back: the bed-leaving watch pauses or resumes from the next sample on.
   deps.events.subscribe(
     (event) => {
-      const { residentId, absences } = event.payload as unknown as ResidentAbsenceChanged;
+      const { residentId, absences } = event.payload;
       watch.setAbsences(
         residentId,
         absences.map((a) => ({
@@ -202,7 +202,7 @@ const buildAlarmServices = (deps: AlarmDeps) => {
   deps.transactions.react([ALARM_EVENT.raised], async (tx, raised) => {
     await notifier.plan(
       tx,
-      raised.map((event) => event.payload.alarm as AlarmPayload),
+      raised.map((event) => event.payload.alarm),
     );
   });
   return { repo, engine, watch, runner, alarms, settings, bedSettings, notifier, metrics, spellLedger };

@@ -16,7 +16,7 @@ import { assertReceivers } from '../caregivers/caregiver.policy.ts';
 import { storedAlarmSettings } from '../communities/community.policy.ts';
 import type { Transactions } from '../../db/transactions.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { ALARM_SETTINGS_CHANGED } from './alarm-settings.service.ts';
+import { ALARM_SETTINGS_CHANGED } from '../../core/event-catalogue.ts';
 
 const floor = alias(areas, 'floor');
 const topArea = alias(areas, 'top_area');

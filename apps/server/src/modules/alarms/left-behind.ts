@@ -1,11 +1,12 @@
 import { RELEASE_KIND } from '@vigil/contract';
 import type { Clock } from '../../clock.ts';
 import type { DeviceMovedHook } from '../gateway/index.ts';
-import { ALARM_EVENT, alarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT, type AlarmChanged } from '../../core/event-catalogue.ts';
+import { alarmPayload } from './alarm-runner.ts';
 import type { AlarmRepository } from './alarm.repository.ts';
 
-/** Marks the release of an alarm its device left behind at a provider it no longer serves. */
-export const LEFT_BEHIND = 'deviceLeft';
+/** Marks (in the timeline) the release of an alarm its device left behind at a provider it no longer serves. */
+const LEFT_BEHIND = 'deviceLeft' satisfies keyof AlarmChanged;
 
 /**
  * Work in every move's transaction (decision 0040): the open alarms a device leaves behind at a
@@ -33,6 +34,6 @@ export const releaseLeftBehind =
       emit({
         type: ALARM_EVENT.released,
         providerId: alarm.providerId,
-        payload: { alarm: alarmPayload(alarm), [LEFT_BEHIND]: true },
+        payload: { alarm: alarmPayload(alarm), deviceLeft: true },
       });
   };

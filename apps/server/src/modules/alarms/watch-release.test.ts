@@ -14,7 +14,7 @@ import {
   T,
   type DeviceWorld,
 } from '../devices/device-test-support.ts';
-import { ALARM_EVENT, type AlarmPayload } from './alarm-runner.ts';
+import { ALARM_EVENT } from '../../core/event-catalogue.ts';
 
 /**
  * A caregiver releases at her nurse watch the alarm of a resident's device (issue 28, defect 7):
@@ -50,7 +50,7 @@ describe.each(dbTargets())('releases at a nurse watch on %s', (target) => {
   const byId = async (id: number) => (await app.database.db.select().from(alarms).where(eq(alarms.id, id)))[0];
   const timelineOf = (id: number) => app.services.alarms.repo.timeline(app.database.db, id);
   const releasesPublished = (id: number) =>
-    published.filter((e) => e.type === ALARM_EVENT.released && (e.payload.alarm as AlarmPayload).id === id);
+    published.filter((e) => e.type === ALARM_EVENT.released && e.payload.alarm.id === id);
   const counted = async (outcome: string): Promise<number> => {
     const metric = await app.services.alarms.metrics.registry.getSingleMetric('vigil_watch_releases_total')?.get();
     return metric?.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;

@@ -2,7 +2,7 @@ import type { CommunityAlarmConfig, CommunityAlarmType, SleepConfig } from '@vig
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
-import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
+import { ALARM_SETTINGS_CHANGED } from '../../core/event-catalogue.ts';
 import { fail, invalid, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import { assertVisible, listScope, scopeIds, targetProvider } from '../../core/tenant.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { backgroundPacer } from '../../core/background-pacer.ts';
+import type { BackgroundPacer } from '../../core/background-pacer.ts';
 import type { Module } from '../../module.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import type { CommandService } from '../devices/command.service.ts';
@@ -17,8 +17,8 @@ export interface FirmwareDeps {
   clock: Clock;
   audit: AuditService;
   commands: CommandService;
-  /** Which database: on PGlite the rollout's queries are paced (decision 0028). */
-  database: 'pglite' | 'postgres';
+  /** The process's one pacer of background database work (decision 0028). */
+  pacer: BackgroundPacer;
   feed: DeviceFeed;
   /** Residents' sleep settings: a device is not upgraded in its resident's sleep hours while in bed. */
   sleepSettings: Pick<SleepSettingService, 'savedOfMany'>;
@@ -37,8 +37,7 @@ export const buildFirmwareModule = (
   { firmware: FirmwareService; rollouts: RolloutDriver; cache: PackageCache },
   ReturnType<typeof firmwareHandlers>
 > => {
-  // Rollout steps and package copies take turns on one pacer.
-  const pacer = backgroundPacer(deps.database);
+  const { pacer } = deps;
   const firmware = new FirmwareService(deps.db, deps.clock, deps.audit, deps.firmware.maxBytes);
   const rollouts = new RolloutDriver(deps.db, deps.clock, firmware.repo, deps.commands, deps.feed, deps.sleepSettings, {
     everyMs: deps.firmware.everyMs,

@@ -19,14 +19,20 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Clock } from '../../clock.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { EventStream, PublishedEvent } from '../../core/events.ts';
+
+/** The alarm events a console hears of. */
+type AlarmEvent = PublishedEvent<'alarm.raised' | 'alarm.released' | 'alarm.handled'>;
 import type { Log } from '../../core/log.ts';
 import { listScope } from '../../core/tenant.ts';
 import type { AuthOutcome } from '../../http/register-calls.ts';
 import type { AlarmView } from '../alarms/alarm.service.ts';
-import { ALARM_EVENT } from '../alarms/alarm-runner.ts';
-import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
+import {
+  ALARM_EVENT,
+  ALARM_SETTINGS_CHANGED,
+  SESSION_FOLLOWS,
+  type TransientCatalogue,
+} from '../../core/event-catalogue.ts';
 import type { ConsoleLog } from '../alarms/alarm.service.ts';
-import { SESSION_FOLLOWS_EVENT } from './monitor.service.ts';
 import type { VitalsFollower, VitalsHub } from './vitals-hub.ts';
 
 /** What the sockets need of the rest of the server. */
@@ -141,9 +147,8 @@ export class ConsoleSockets {
       (event) => this.broadcast(event.providerId, { path: '/dataChange', data: { what: 'alarmSettings' } }),
       [ALARM_SETTINGS_CHANGED],
     );
-    const unsubscribeFollows = this.deps.events.subscribe(
-      (event) => this.followForSession(event.payload),
-      [SESSION_FOLLOWS_EVENT],
+    const unsubscribeFollows = this.deps.events.listen(SESSION_FOLLOWS, (event) =>
+      this.followForSession(event.payload),
     );
     // A note on an alarm's timeline: the payload is the frame's data, in every language.
     const unsubscribeNotes = this.deps.events.subscribe(
@@ -328,10 +333,7 @@ export class ConsoleSockets {
   }
 
   /** A session's list (POST /websocket/subscribe/, from any instance), already filtered by its scope. */
-  private followForSession(payload: Record<string, unknown>): void {
-    const { sessionId, userIds } = payload;
-    if (typeof sessionId !== 'number' || !Array.isArray(userIds)) return;
-    const ids = userIds.filter((id): id is number => Number.isInteger(id));
+  private followForSession({ sessionId, userIds: ids }: TransientCatalogue['monitor.sessionFollows']): void {
     for (const c of this.connections) {
       if (c.caller?.sessionId !== sessionId) continue;
       c.followSeq++;
@@ -360,7 +362,7 @@ export class ConsoleSockets {
    * consoles that may see it are told to reload their pending alarms (/checkAlarm), which they
    * do from the database once it answers: an alarm is late, never silently missing.
    */
-  private async deliverOrAskToCheck(event: PublishedEvent): Promise<void> {
+  private async deliverOrAskToCheck(event: AlarmEvent): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.deliver(event);
@@ -390,12 +392,12 @@ export class ConsoleSockets {
   }
 
   /** One alarm event to the sockets that may see it: one query, one frame per language. */
-  private async deliver(event: PublishedEvent): Promise<void> {
+  private async deliver(event: AlarmEvent): Promise<void> {
     const { providerId } = event;
     if (providerId === null) return;
     const targets = [...this.connections].filter((c) => c.caller && this.sees(c.caller, providerId));
     if (!targets.length) return;
-    const id = (event.payload.alarm as { id: number }).id;
+    const { id } = event.payload.alarm;
     const view = await this.deps.alarmView(id);
     if (!view) return;
     const raised = event.type === ALARM_EVENT.raised;

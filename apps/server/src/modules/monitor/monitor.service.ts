@@ -15,6 +15,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import { fail } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
+import { SESSION_FOLLOWS } from '../../core/event-catalogue.ts';
 import type { EventStream } from '../../core/events.ts';
 import { listScope, scopeIds } from '../../core/tenant.ts';
 import type { Db } from '../../db/database.ts';
@@ -38,12 +39,6 @@ type ListInput = CallParsed<Calls['monitorUserList']>;
  * A session's new list of followed residents (POST /websocket/subscribe/), for its sockets on
  * every instance: published on the event stream only (not the outbox) and relayed like any event.
  */
-export const SESSION_FOLLOWS_EVENT = 'monitor.sessionFollows';
-export interface SessionFollows {
-  sessionId: number;
-  userIds: number[];
-}
-
 /** Filters the database cannot apply: the state lives in memory. */
 const LIVE_FILTERS = new Set<LiveStateFilter>(['inBed', 'outOfBed', 'offline']);
 const HISTORY_MS = 60 * 60_000;
@@ -199,11 +194,8 @@ export class MonitorService {
   /** POST /websocket/subscribe/: the session's sockets, on every instance, follow these residents. */
   async followForSession(caller: Caller, ids: readonly number[]): Promise<{ subscribed: number }> {
     const userIds = await this.visibleResidents(caller, ids);
-    const follows: SessionFollows = { sessionId: caller.sessionId, userIds };
-    // Not a stored change: no outbox row (id 0); the Redis relay carries it to the other instances.
-    this.deps.events.publish([
-      { id: 0, at: this.deps.clock.now(), type: SESSION_FOLLOWS_EVENT, providerId: null, payload: { ...follows } },
-    ]);
+    // Not a stored change: told, not stored; the Redis relay carries it to the other instances.
+    this.deps.events.announce({ type: SESSION_FOLLOWS, payload: { sessionId: caller.sessionId, userIds } });
     return { subscribed: userIds.length };
   }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts';
-import { backgroundPacer } from '../../core/background-pacer.ts';
+import type { BackgroundPacer } from '../../core/background-pacer.ts';
 import type { Part } from '../../core/lifecycle.ts';
 import type { Db } from '../../db/database.ts';
 import type { Module } from '../../module.ts';
@@ -11,7 +11,8 @@ import { ReportService, type ReportServiceDeps } from './report.service.ts';
 
 export interface ReportsDeps {
   db: Db;
-  database: 'pglite' | 'postgres';
+  /** The process's one pacer of background database work (decision 0028). */
+  pacer: BackgroundPacer;
   clock: Clock;
   timeZone: string;
   reports: { workers: number; everyMs: number };
@@ -33,8 +34,7 @@ export const buildReportsModule = (
   ReturnType<typeof reportHandlers>
 > => {
   const pool = new AnalysisPool({ size: deps.reports.workers });
-  const pacer = backgroundPacer(deps.database);
-  const producer = new ReportProducer(deps.db, deps.clock, pool, pacer);
+  const producer = new ReportProducer(deps.db, deps.clock, pool, deps.pacer);
   const scheduler = new ReportScheduler(deps.db, deps.clock, deps.timeZone, producer, {
     everyMs: deps.reports.everyMs,
   });

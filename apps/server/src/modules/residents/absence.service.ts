@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 import { fail, invalid } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import type { AuditService } from '../audit/audit.service.ts';
-import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from './absence-events.ts';
+import { RESIDENT_ABSENCE_CHANGED, type ResidentAbsenceChanged } from '../../core/event-catalogue.ts';
 import { AbsenceRepository } from './absence.repository.ts';
 import { absenceTimesProblem } from './resident.policy.ts';
 import { ResidentRepository } from './resident.repository.ts';

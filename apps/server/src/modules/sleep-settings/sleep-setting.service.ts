@@ -4,7 +4,7 @@ import { fail, invalid, notFound } from '../../core/app-error.ts';
 import { canSeeProvider, type Caller } from '../../core/caller.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Transactions } from '../../db/transactions.ts';
-import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
+import { ALARM_SETTINGS_CHANGED } from '../../core/event-catalogue.ts';
 import type { AuditService } from '../audit/audit.service.ts';
 import { effectiveSleepSetting, type SleepSetting } from './sleep-setting.policy.ts';
 import { SleepSettingRepository, type SleepSettingOwner } from './sleep-setting.repository.ts';

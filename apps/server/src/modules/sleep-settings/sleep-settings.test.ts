@@ -13,7 +13,7 @@ import { auditLog, beds, residents, residentSleepSettings } from '../../db/schem
 import { makeAccount } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
-import { ALARM_SETTINGS_CHANGED } from '../alarms/alarm-settings.service.ts';
+import { ALARM_SETTINGS_CHANGED } from '../../core/event-catalogue.ts';
 import { deviceWorld, placeBed, type DeviceWorld } from '../devices/device-test-support.ts';
 
 const { bedSleepSetting, saveBedSleepSetting } = calls;

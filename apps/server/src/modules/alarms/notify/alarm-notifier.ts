@@ -9,7 +9,7 @@ import { alarmNotifications, alarms, caregivers } from '../../../db/schema.ts';
 import { receiversOfResident } from '../bed-alarm-settings.service.ts';
 import type { AlarmView } from '../alarm-query.repository.ts';
 import { alarmMessage } from '../alarm-record.ts';
-import { ALARM_EVENT, type AlarmPayload } from '../alarm-runner.ts';
+import { ALARM_EVENT, type AlarmPayload } from '../../../core/event-catalogue.ts';
 import type { AlarmRepository } from '../alarm.repository.ts';
 import type { NotifyChannel } from './channels.ts';
 

@@ -4,7 +4,7 @@ import type { Clock } from '../../../clock.ts';
 import type { EventStream } from '../../../core/events.ts';
 import type { Db, Executor } from '../../../db/database.ts';
 import { beds, devices, deviceStock } from '../../../db/schema.ts';
-import { DEVICE_CONTEXT_CHANGED, type DeviceContextChanged } from './device-moves.ts';
+import { DEVICE_CONTEXT_CHANGED } from '../../../core/event-catalogue.ts';
 
 const host = alias(devices, 'host');
 
@@ -141,9 +141,7 @@ export class DeviceDirectory {
   follow(events: EventStream, report: (error: unknown) => void): () => void {
     return events.subscribe(
       (event) => {
-        const { deviceIds } = event.payload as Partial<DeviceContextChanged>;
-        if (!Array.isArray(deviceIds)) return;
-        this.changed(deviceIds.filter((id): id is string => typeof id === 'string')).catch(report);
+        this.changed(event.payload.deviceIds).catch(report);
       },
       [DEVICE_CONTEXT_CHANGED],
     );

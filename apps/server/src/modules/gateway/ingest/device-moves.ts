@@ -2,19 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../../db/database.ts';
 import { devices } from '../../../db/schema.ts';
 import type { Emit } from '../../../db/transactions.ts';
-
-/**
- * The domain event of a committed change of where devices serve: their provider, bed or
- * resident, or their registration (added from stock, deleted, replaced). Every device directory
- * (this instance's, and the others' over the event relay) reads those devices again before it
- * stamps another message of theirs (decision 0040).
- */
-export const DEVICE_CONTEXT_CHANGED = 'device.contextChanged';
-
-export interface DeviceContextChanged {
-  /** Device IDs (upper-case), sorted. */
-  deviceIds: string[];
-}
+import { DEVICE_CONTEXT_CHANGED } from '../../../core/event-catalogue.ts';
 
 /**
  * Work done in the transaction that moved devices, after the move: the alarms module closes the
@@ -51,9 +39,8 @@ export class DeviceMoves {
     }
     if (!ids.size) return;
     const deviceIds = [...ids].sort();
-    const payload: DeviceContextChanged = { deviceIds };
     // Platform-wide (no provider): it names devices only, and no console ever receives it.
-    emit({ type: DEVICE_CONTEXT_CHANGED, providerId: null, payload: { ...payload } });
+    emit({ type: DEVICE_CONTEXT_CHANGED, providerId: null, payload: { deviceIds } });
     for (const hook of this.hooks) await hook(tx, emit, deviceIds);
   }
 }
