@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { AlarmMeasure } from '@vigil/contract';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   date,
   boolean,
+  check,
   customType,
   foreignKey,
   index,
@@ -508,12 +510,34 @@ export const devices = pgTable(
     thirdPartySyncedAt: ts('third_party_synced_at'),
     /** The operator's last word on the device: online | offline | unknown. */
     thirdPartyStatus: text('third_party_status'),
+    /*
+     * Its place (decision 0046): at most one of a room, a bed (its room implied), an area or floor,
+     * a resident who wears it (badge) or a caregiver (nurse watch); none: place not set. Sleep
+     * monitors and fall radars have none here: their place is the bed that holds them (bed.device_id).
+     */
+    placeRoomId: integer('place_room_id').references((): AnyPgColumn => rooms.id, { onDelete: 'set null' }),
+    placeBedId: integer('place_bed_id').references((): AnyPgColumn => beds.id, { onDelete: 'set null' }),
+    placeAreaId: integer('place_area_id').references((): AnyPgColumn => areas.id, { onDelete: 'set null' }),
+    placeResidentId: integer('place_resident_id').references((): AnyPgColumn => residents.id, {
+      onDelete: 'set null',
+    }),
+    placeCaregiverId: integer('place_caregiver_id').references((): AnyPgColumn => caregivers.id, {
+      onDelete: 'set null',
+    }),
     remark: text('remark'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     foreignKey({ name: 'device_gateway_fk', columns: [t.gatewayId], foreignColumns: [t.id] }).onDelete('set null'),
+    check(
+      'device_one_place',
+      sql`num_nonnulls(${t.placeRoomId}, ${t.placeBedId}, ${t.placeAreaId}, ${t.placeResidentId}, ${t.placeCaregiverId}) <= 1`,
+    ),
+    index('device_place_room_idx').on(t.placeRoomId),
+    index('device_place_bed_idx').on(t.placeBedId),
+    index('device_place_area_idx').on(t.placeAreaId),
+    index('device_place_resident_idx').on(t.placeResidentId),
     uniqueIndex('device_device_id').on(t.deviceId),
     uniqueIndex('device_stock_unique').on(t.stockId),
     index('device_provider_idx').on(t.providerId, t.typeCode),
@@ -704,6 +728,11 @@ export const alarms = pgTable(
     deviceRowId: integer('device_row_id'),
     bedId: integer('bed_id'),
     residentId: integer('resident_id'),
+    /** Where its device was placed when raised (decision 0046): the room, and the floor or area. */
+    roomId: integer('room_id'),
+    areaId: integer('area_id'),
+    /** The caregiver who wore it (a nurse watch). */
+    caregiverId: integer('caregiver_id'),
     /** The wire's alertType (ALARM_TYPES). */
     alertType: text('alert_type').notNull(),
     /** 1 red, 2 orange: the level when it was raised. */

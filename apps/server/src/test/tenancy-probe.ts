@@ -115,6 +115,8 @@ export const REFERENCE_FIELDS = {
   newDeviceId: 'object:deviceCode',
   // Residents: the carers linked to one.
   caregiverIds: 'objects:caregiver',
+  // Devices: the caregiver who wears a nurse watch (its place).
+  caregiverId: 'object:caregiver',
   // Branding: a stored logo file (its address, /system/file?id=…).
   logoUrl: 'object:logo',
   // App releases: an uploaded package, a row of the platform itself (see platformChoices).

@@ -157,6 +157,8 @@ const listRequest = z.object({
   keyWord: z.string().trim().max(64).optional().describe('Matches resident, bed, room and device ID'),
   alertType: z.enum(ALARM_TYPES).optional(),
   alertLevel: z.coerce.number<number>().int().min(1).max(2).optional(),
+  roomId: intId.optional().describe('Only alarms raised in this room (its device placed there at the time)'),
+  areaId: intId.optional().describe('Only alarms raised in this floor or area (its rooms, and its floors, included)'),
 });
 
 const binary = z.custom<BinaryBody>();

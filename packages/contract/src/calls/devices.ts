@@ -120,6 +120,24 @@ export const DeviceStockRowInputSchema = z.object({
 });
 export type DeviceStockRowInput = z.input<typeof DeviceStockRowInputSchema>;
 
+const PLACE_RULES =
+  'A device has at most one place (decision 0046): a room (roomId, with bunkId a bed of it), a bed (bunkId), ' +
+  'a floor or area (areaId), or for a badge the resident who wears it (userId) and for a nurse watch the ' +
+  'caregiver (caregiverId). Sleep monitors and fall radars are placed by their bed link (updateBunk) and take ' +
+  'none. Each must be of the device\u2019s provider. Refused: device.placeNotFound, device.placeOtherProvider, ' +
+  'device.placeOneOnly, device.placeBedNotInRoom, device.placedByBed, device.placeWorn, device.placeNotWorn';
+
+/** A device's place as a call sets it (decision 0046); null clears on an edit. */
+export const devicePlaceFields = {
+  roomId: intId.describe('The room the device is in (call button, door sensor, smoke sensor, host…)'),
+  bunkId: intId.describe('The bed the device is at; its room is implied (with roomId it must be a bed of it)'),
+  areaId: intId.describe('A floor or an area (a corridor smoke sensor, a floor\u2019s gateway host)'),
+  userId: intId.describe('The resident who wears it (badge)'),
+  caregiverId: intId.describe('The caregiver who wears it (nurse watch)'),
+};
+export type DevicePlaceInput = { [K in keyof typeof devicePlaceFields]?: number | null | undefined };
+export const DEVICE_PLACE_KEYS = Object.keys(devicePlaceFields) as (keyof typeof devicePlaceFields)[];
+
 /** One device a provider adds (insertDevice; the batch add of a later spreadsheet import takes the same rows). */
 export const DeviceAddInputSchema = z.object({
   deviceId: deviceIdSchema,
@@ -138,6 +156,11 @@ export const DeviceAddInputSchema = z.object({
   providerId: intId
     .optional()
     .describe('Provider the device is added to (platform and class 1 callers); default: the chosen provider'),
+  roomId: devicePlaceFields.roomId.optional(),
+  bunkId: devicePlaceFields.bunkId.optional(),
+  areaId: devicePlaceFields.areaId.optional(),
+  userId: devicePlaceFields.userId.optional(),
+  caregiverId: devicePlaceFields.caregiverId.optional(),
 });
 export type DeviceAddInput = z.input<typeof DeviceAddInputSchema>;
 
@@ -229,13 +252,25 @@ export const DeviceRowSchema = z.object({
     ),
   providerId: z.number().int(),
   providerName: z.string(),
-  bunkId: z.number().int().nullable().describe('The bed the device is linked to'),
+  placeKind: z
+    .enum(['bed', 'room', 'area', 'resident', 'caregiver'])
+    .nullable()
+    .describe(
+      'What its place is (decision 0046): bed (linked to a bed, or placed at one), room, area (a floor or an ' +
+        'area), resident or caregiver (who wears it); null: place not set',
+    ),
+  bunkId: z.number().int().nullable().describe('The bed: the one it is linked to or placed at, or its wearer\u2019s'),
   bunkName: z.string().nullable(),
+  roomId: z.number().int().nullable().describe('The room: its bed\u2019s, its own, or its wearer\u2019s'),
   roomName: z.string().nullable(),
+  floorId: z.number().int().nullable().describe('The floor of that room, or the floor it is placed on'),
   floorName: z.string().nullable(),
+  areaId: z.number().int().nullable().describe('The area (building) above that floor, or the area it is placed in'),
   areaName: z.string().nullable(),
-  userId: z.number().int().nullable().describe('The resident in that bed'),
+  userId: z.number().int().nullable().describe('The resident in that bed, or who wears it'),
   userName: z.string().nullable().describe("The resident's name"),
+  caregiverId: z.number().int().nullable().describe('The caregiver who wears it (nurse watch)'),
+  caregiverName: z.string().nullable(),
   remark: z.string().nullable(),
   createTime: time,
 });
@@ -444,8 +479,16 @@ export const deviceCalls = {
       deviceType: deviceTypeSchema.optional(),
       kind: z.enum(DEVICE_GROUP_NAMES).optional().describe('sleep, fall, security, gateway or wearable devices'),
       online: flag.optional(),
-      keyWord: z.string().trim().max(64).optional().describe('Matches device ID, device name, bed and resident name'),
+      keyWord: z
+        .string()
+        .trim()
+        .max(64)
+        .optional()
+        .describe('Matches device ID, device name, bed, room and resident name'),
       providerId: providerFilter,
+      roomId: intId.optional().describe('Only devices whose place is this room or a bed of it'),
+      areaId: intId.optional().describe('Only devices whose place is in this floor or area (its rooms included)'),
+      placed: flag.optional().describe('true: only devices with a place; false: only those whose place is not set'),
     }),
     result: pageOf(DeviceRowSchema),
     summary: 'Devices with their state, bed, room and resident, newest first',
@@ -504,8 +547,9 @@ export const deviceCalls = {
     request: DeviceAddInputSchema,
     result: z.object({ id: z.number().int(), deviceId: z.string() }),
     summary:
-      'Add a registry device to a provider. Refused: device.idFormat, device.notRegistered, device.typeMismatch, ' +
-      'device.alreadyAdded (visible to the caller), device.addedByOther',
+      'Add a registry device to a provider, optionally with its place. Refused: device.idFormat, ' +
+      'device.notRegistered, device.typeMismatch, device.alreadyAdded (visible to the caller), device.addedByOther. ' +
+      PLACE_RULES,
     tag: 'device',
   }),
   updateDevice: defineCall({
@@ -518,9 +562,18 @@ export const deviceCalls = {
       name: deviceName.nullable().optional(),
       commMode: commMode.nullable().optional(),
       remark: remark.nullable().optional(),
+      roomId: devicePlaceFields.roomId.nullable().optional(),
+      bunkId: devicePlaceFields.bunkId.nullable().optional(),
+      areaId: devicePlaceFields.areaId.nullable().optional(),
+      userId: devicePlaceFields.userId.nullable().optional(),
+      caregiverId: devicePlaceFields.caregiverId.nullable().optional(),
     }),
     result: nothing,
-    summary: 'Rename a device or change its communication mode or remark; omitted fields are kept',
+    summary:
+      'Rename a device or change its communication mode, remark or place; omitted fields are kept. The place is ' +
+      'set as a whole: when any of roomId, bunkId, areaId, userId, caregiverId is sent, those sent non-null make ' +
+      'the new place and the others are cleared (all null: place not set). The move applies to the device\u2019s ' +
+      `very next alarm. ${PLACE_RULES}`,
     tag: 'device',
   }),
   deleteDevice: defineCall({

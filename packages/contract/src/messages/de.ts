@@ -231,6 +231,19 @@ export const de: Record<MessageKey, string> = {
   'device.hasSubDevices':
     'An diesem Gateway-Host sind noch {count} Untergeräte angeschlossen. Entfernen Sie diese zuerst.',
   'device.gatewayFull': 'Ein Gateway-Host fasst weniger als {max} Untergeräte; dieser ist voll.',
+  'device.placeNotFound':
+    'Das als Standort des Geräts gewählte Zimmer, Bett, der Bereich oder die Person existiert nicht.',
+  'device.placeOtherProvider':
+    'Das gewählte Zimmer, Bett, der Bereich oder die Person gehört zu einem anderen Anbieter als das Gerät.',
+  'device.placeOneOnly':
+    'Ein Gerät hat einen Standort: ein Zimmer (und ein Bett darin), eine Etage oder einen Bereich oder die Person, die es trägt.',
+  'device.placeBedNotInRoom': 'Das gewählte Bett liegt nicht im gewählten Zimmer.',
+  'device.placedByBed':
+    'Schlafmonitore und Sturzradare werden platziert, indem sie in der Adressverwaltung einem Bett zugeordnet werden.',
+  'device.placeWorn':
+    'Ein Badge trägt ein Bewohner, eine Pflegeuhr eine Pflegekraft: Wählen Sie die Person, nicht ein Zimmer oder einen Bereich.',
+  'device.placeNotWorn':
+    'Nur Badges (ein Bewohner) und Pflegeuhren (eine Pflegekraft) werden von einer Person getragen.',
   'device.notGateway': 'Dieses Gerät ist kein Gateway-Host.',
   'device.notSubDeviceType': 'Geräte dieses Typs können nicht mit einem Gateway-Host gekoppelt werden.',
   'device.notGatewayDevice': 'Hier können nur Gateway-Hosts und ihre Untergeräte bearbeitet werden.',
@@ -504,6 +517,7 @@ export const de: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}: Die Batterie des Geräts ist schwach',
   'alarm.end.LOW_BATTERY': '{place}: Die Batterie des Geräts wurde wieder aufgeladen',
   'alarm.device': 'Gerät {deviceId}',
+  'alarm.place.room': 'Zimmer {room}',
   'alarm.receiverProvider':
     'Die Pflegekraft {name} gehört zu einem anderen Anbieter und kann die Alarme dieses Bewohners nicht empfangen.',
   'alarm.handledElsewhere': 'Dieser Alarm wurde bereits an einem anderen Endgerät bearbeitet.',

@@ -220,6 +220,19 @@ export const fr: Record<MessageKey, string> = {
   'device.linkedToBed': 'Cet appareil est associé au lit {bed}. Dissociez-le d’abord du lit.',
   'device.hasSubDevices': 'Cette passerelle a encore {count} sous-appareils. Retirez-les d’abord.',
   'device.gatewayFull': 'Une passerelle accepte moins de {max} sous-appareils ; celle-ci est pleine.',
+  'device.placeNotFound':
+    'La chambre, le lit, la zone ou la personne choisi comme emplacement de l’appareil n’existe pas.',
+  'device.placeOtherProvider':
+    'La chambre, le lit, la zone ou la personne choisi appartient à un autre prestataire que l’appareil.',
+  'device.placeOneOnly':
+    'Un appareil a un seul emplacement : une chambre (et un lit de celle-ci), un étage ou une zone, ou la personne qui le porte.',
+  'device.placeBedNotInRoom': 'Le lit choisi n’est pas dans la chambre choisie.',
+  'device.placedByBed':
+    'Les moniteurs de sommeil et les radars de chute sont placés en les associant à un lit dans la gestion des adresses.',
+  'device.placeWorn':
+    'Un badge est porté par un résident et une montre infirmière par un soignant : choisissez la personne, pas une chambre ou une zone.',
+  'device.placeNotWorn':
+    'Seuls les badges (un résident) et les montres infirmières (un soignant) sont portés par une personne.',
   'device.notGateway': 'Cet appareil n’est pas une passerelle.',
   'device.notSubDeviceType': 'Ce type d’appareil ne peut pas être appairé à une passerelle.',
   'device.notGatewayDevice': 'Seules les passerelles et leurs sous-appareils peuvent être gérés ici.',
@@ -491,6 +504,7 @@ export const fr: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place} : la batterie de l’appareil est faible',
   'alarm.end.LOW_BATTERY': '{place} : la batterie de l’appareil a été rechargée',
   'alarm.device': 'Appareil {deviceId}',
+  'alarm.place.room': 'Chambre {room}',
   'alarm.receiverProvider':
     'Le soignant {name} appartient à un autre prestataire et ne peut pas recevoir les alarmes de ce résident.',
   'alarm.handledElsewhere': 'Cette alarme a déjà été traitée sur un autre terminal.',

@@ -222,6 +222,18 @@ export const itIT: Record<MessageKey, string> = {
   'device.linkedToBed': 'Questo dispositivo è collegato al letto {bed}. Scollegarlo prima dal letto.',
   'device.hasSubDevices': 'Questo gateway ha ancora {count} sottodispositivi. Rimuoverli prima.',
   'device.gatewayFull': 'Un gateway può gestire meno di {max} sottodispositivi; questo è al completo.',
+  'device.placeNotFound': 'La camera, il letto, l’area o la persona scelta come posizione del dispositivo non esiste.',
+  'device.placeOtherProvider':
+    'La camera, il letto, l’area o la persona scelta appartiene a un fornitore diverso da quello del dispositivo.',
+  'device.placeOneOnly':
+    'Un dispositivo ha una sola posizione: una camera (e un suo letto), un piano o un’area, oppure la persona che lo indossa.',
+  'device.placeBedNotInRoom': 'Il letto scelto non si trova nella camera scelta.',
+  'device.placedByBed':
+    'I monitor del sonno e i radar di caduta si posizionano collegandoli a un letto nella gestione indirizzi.',
+  'device.placeWorn':
+    'Un badge è indossato da un ospite e un orologio infermieristico da un operatore: scegliere la persona, non una camera o un’area.',
+  'device.placeNotWorn':
+    'Solo i badge (un ospite) e gli orologi infermieristici (un operatore) sono indossati da una persona.',
   'device.notGateway': 'Questo dispositivo non è un gateway.',
   'device.notSubDeviceType': 'Questo tipo di dispositivo non può essere associato a un gateway.',
   'device.notGatewayDevice': 'Qui è possibile gestire solo i gateway e i relativi sottodispositivi.',
@@ -493,6 +505,7 @@ export const itIT: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}: la batteria del dispositivo è quasi scarica',
   'alarm.end.LOW_BATTERY': '{place}: la batteria del dispositivo è stata ricaricata',
   'alarm.device': 'Dispositivo {deviceId}',
+  'alarm.place.room': 'Camera {room}',
   'alarm.receiverProvider':
     'L’operatore {name} appartiene a un altro fornitore e non può ricevere gli allarmi di questo ospite.',
   'alarm.handledElsewhere': 'Questo allarme è già stato gestito su un altro terminale.',

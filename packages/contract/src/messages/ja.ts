@@ -218,6 +218,15 @@ export const ja: Record<MessageKey, string> = {
   'device.linkedToBed': 'このデバイスはベッド {bed} に紐付いています。先にベッドとの紐付けを解除してください。',
   'device.hasSubDevices': 'このゲートウェイ本体にはまだ子機が {count} 台あります。先に子機を削除してください。',
   'device.gatewayFull': 'ゲートウェイ本体 1 台の子機は {max} 台未満に限られます。この本体は満杯です。',
+  'device.placeNotFound': 'デバイスの設置場所として選んだ部屋・ベッド・エリア・人物が存在しません。',
+  'device.placeOtherProvider': '選んだ部屋・ベッド・エリア・人物はデバイスとは別の事業者に属しています。',
+  'device.placeOneOnly':
+    'デバイスの設置場所は 1 つです：部屋（とその部屋のベッド）、フロアまたはエリア、または装着する人物。',
+  'device.placeBedNotInRoom': '選んだベッドは選んだ部屋にありません。',
+  'device.placedByBed': '睡眠モニターと転倒レーダーは、住所管理でベッドに紐付けることで設置場所が決まります。',
+  'device.placeWorn':
+    'バッジは入居者が、ナースウォッチは介護スタッフが装着します：部屋やエリアではなく人物を選んでください。',
+  'device.placeNotWorn': '人物が装着するのはバッジ（入居者）とナースウォッチ（介護スタッフ）だけです。',
   'device.notGateway': 'このデバイスはゲートウェイ本体ではありません。',
   'device.notSubDeviceType': 'この種別のデバイスはゲートウェイ本体とペアリングできません。',
   'device.notGatewayDevice': 'ここで操作できるのはゲートウェイ本体とその子機のみです。',
@@ -487,6 +496,7 @@ export const ja: Record<MessageKey, string> = {
   'alarm.start.LOW_BATTERY': '{place}：デバイスの電池残量が少なくなっています',
   'alarm.end.LOW_BATTERY': '{place}：デバイスの電池が充電されました',
   'alarm.device': 'デバイス {deviceId}',
+  'alarm.place.room': '{room}号室',
   'alarm.receiverProvider':
     '介護職員 {name} さんは別のサービス事業者に属しているため、この入居者のアラームを受信できません。',
   'alarm.handledElsewhere': 'このアラームは別の端末ですでに対応済みです。',

@@ -2,23 +2,34 @@ import type { AlarmType } from '@vigil/contract';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
-import { alarms, areas, beds, residents, rooms } from '../../db/schema.ts';
+import { alarms, areas, beds, caregivers, devices, residents, rooms } from '../../db/schema.ts';
 import { containsPattern } from '../devices/device.policy.ts';
 
 /** Pending on the consoles: open, or cleared by itself but latching until a person handles it. */
 const pending = or(eq(alarms.releaseKind, 0), eq(alarms.awaitingAck, true));
 
-const floor = alias(areas, 'floor');
-const topArea = alias(areas, 'top_area');
+/** The area row the alarm was placed in (a floor, or an area of its own), and the one above it. */
+const placeArea = alias(areas, 'place_area');
+const parentArea = alias(areas, 'parent_area');
+
+/**
+ * The room and area the alarm stamped at raise time (decision 0046); alarms raised before the
+ * stamp existed name their bed's room and floor, as they did.
+ */
+const roomOfAlarm = sql`coalesce(${alarms.roomId}, ${beds.roomId})`;
+const areaOfAlarm = sql`coalesce(${alarms.areaId}, ${rooms.floorId})`;
 
 /** An alarm with the names of where it was raised, for the lists and the socket. */
 const columns = {
   alarm: alarms,
   bedName: beds.name,
   roomName: rooms.name,
-  floorName: floor.name,
-  areaName: topArea.name,
+  // A floor has an area above it; an area of its own has none (then it is the area, not a floor).
+  floorName: sql<string | null>`case when ${parentArea.id} is null then null else ${placeArea.name} end`,
+  areaName: sql<string | null>`coalesce(${parentArea.name}, ${placeArea.name})`,
   residentName: residents.name,
+  caregiverName: caregivers.name,
+  deviceName: devices.name,
 };
 export type AlarmView = {
   alarm: typeof alarms.$inferSelect;
@@ -27,7 +38,17 @@ export type AlarmView = {
   floorName: string | null;
   areaName: string | null;
   residentName: string | null;
+  /** The caregiver who wore the device (a nurse watch). */
+  caregiverName: string | null;
+  /** The device's name now ("Bathroom door"), as its texts name it after the place. */
+  deviceName: string | null;
 };
+
+export interface AlarmPlaceFilter {
+  roomId?: number | undefined;
+  /** A floor or an area: alarms in it or in a room of it, or of a floor of it. */
+  areaId?: number | undefined;
+}
 
 export interface AlarmListQuery {
   providerIds: readonly number[] | null;
@@ -35,6 +56,7 @@ export interface AlarmListQuery {
   from?: Date;
   to?: Date;
   keyWord?: string;
+  place?: AlarmPlaceFilter;
   alertType?: AlarmType;
   level?: number;
   orderBy: 'timeStamp' | 'alertLevel';
@@ -58,7 +80,7 @@ export class AlarmQueryRepository {
       .from(alarms)
       .leftJoin(residents, eq(residents.id, alarms.residentId))
       .leftJoin(beds, eq(beds.id, alarms.bedId))
-      .leftJoin(rooms, eq(rooms.id, beds.roomId))
+      .leftJoin(rooms, eq(rooms.id, roomOfAlarm))
       .where(where)
       .orderBy(...order)
       .limit(q.limit)
@@ -72,7 +94,7 @@ export class AlarmQueryRepository {
         .from(alarms)
         .leftJoin(residents, eq(residents.id, alarms.residentId))
         .leftJoin(beds, eq(beds.id, alarms.bedId))
-        .leftJoin(rooms, eq(rooms.id, beds.roomId))
+        .leftJoin(rooms, eq(rooms.id, roomOfAlarm))
         .where(where),
     ]);
     return { rows, total: total?.n ?? 0 };
@@ -111,10 +133,12 @@ export class AlarmQueryRepository {
       .select(columns)
       .from(alarms)
       .leftJoin(beds, eq(beds.id, alarms.bedId))
-      .leftJoin(rooms, eq(rooms.id, beds.roomId))
-      .leftJoin(floor, eq(floor.id, rooms.floorId))
-      .leftJoin(topArea, eq(topArea.id, floor.parentId))
-      .leftJoin(residents, eq(residents.id, alarms.residentId));
+      .leftJoin(rooms, eq(rooms.id, roomOfAlarm))
+      .leftJoin(placeArea, eq(placeArea.id, areaOfAlarm))
+      .leftJoin(parentArea, eq(parentArea.id, placeArea.parentId))
+      .leftJoin(residents, eq(residents.id, alarms.residentId))
+      .leftJoin(caregivers, eq(caregivers.id, alarms.caregiverId))
+      .leftJoin(devices, eq(devices.id, alarms.deviceRowId));
   }
 
   private conditions(q: AlarmListQuery): SQL | undefined {
@@ -124,6 +148,13 @@ export class AlarmQueryRepository {
     ];
     if (q.from) conditions.push(gte(alarms.raisedAt, q.from));
     if (q.to) conditions.push(lt(alarms.raisedAt, q.to));
+    if (q.place?.roomId !== undefined) conditions.push(sql`${roomOfAlarm} = ${q.place.roomId}`);
+    if (q.place?.areaId !== undefined) {
+      const areaId = q.place.areaId;
+      conditions.push(
+        sql`(${areaOfAlarm} = ${areaId} or ${areaOfAlarm} in (select ${areas.id} from ${areas} where ${areas.parentId} = ${areaId}))`,
+      );
+    }
     if (q.alertType) conditions.push(eq(alarms.alertType, q.alertType));
     if (q.level) conditions.push(eq(alarms.level, q.level));
     if (q.keyWord) {

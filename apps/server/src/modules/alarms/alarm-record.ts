@@ -1,6 +1,7 @@
 import {
   ALARM_SOURCE,
   dealResultsFor,
+  deviceTypeByCode,
   translate,
   type AlarmLevel,
   type AlarmMeasure,
@@ -15,19 +16,42 @@ import type { AlarmView } from './alarm-query.repository.ts';
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** Where an alarm was raised, as its text names it: room and bed, else the device. */
+/** A room named by a number ("102") reads "Room 102"; a room with a name of its own keeps it. */
+const roomText = (room: string, lang: Language): string =>
+  /^[0-9][0-9A-Za-z-]*$/.test(room) ? translate(lang, 'alarm.place.room', { room }) : room;
+
+/** Who the alarm is about: the resident at its place, or the caregiver who wears the watch. */
+const personOf = (view: AlarmView): string | null => view.residentName ?? view.caregiverName;
+
+/**
+ * Where an alarm was raised, as its text leads with it (decision 0046): the room and bed ("102 A",
+ * digits Chinese speech reads as today), the room alone ("Room 102"), else the floor or area,
+ * else the person who wears the device; then the device's own name ("Bathroom door"). A device
+ * without a place is named by its ID.
+ */
 export const placeOf = (view: AlarmView, lang: Language): string => {
-  const place = [view.roomName, view.bedName].filter((p): p is string => !!p).join(' ');
-  return place || translate(lang, 'alarm.device', { deviceId: view.alarm.deviceId });
+  const where =
+    view.roomName && view.bedName
+      ? `${view.roomName} ${view.bedName}`
+      : view.roomName
+        ? roomText(view.roomName, lang)
+        : (view.floorName ?? view.areaName ?? personOf(view));
+  // A bed's own monitor or radar is the bed: its name would say nothing more.
+  const kind = deviceTypeByCode(view.alarm.deviceType)?.kind;
+  const named = kind === 'sleep_monitor' || kind === 'fall_radar' ? null : view.deviceName;
+  const parts = [where, named].filter((p): p is string => !!p);
+  return parts.length ? parts.join(' · ') : translate(lang, 'alarm.device', { deviceId: view.alarm.deviceId });
 };
 
-const textOf = (view: AlarmView, lang: Language, when: 'start' | 'end'): string =>
-  translate(lang, `alarm.${when}.${view.alarm.alertType as AlarmType}`, {
-    place: placeOf(view, lang),
-    who: view.residentName ?? '',
-  })
+const textOf = (view: AlarmView, lang: Language, when: 'start' | 'end'): string => {
+  const place = placeOf(view, lang);
+  const person = personOf(view);
+  // A place that is already the person (a badge of a resident without a bed) does not name them twice.
+  const who = person && !place.startsWith(person) ? person : '';
+  return translate(lang, `alarm.${when}.${view.alarm.alertType as AlarmType}`, { place, who })
     .replace(/\s{2,}/g, ' ')
     .trim();
+};
 
 /**
  * The alarm's text in a language, as raised: handling or a release never rewrites what happened
@@ -99,7 +123,7 @@ export const alarmRecord = (
     bunk: view.bedName,
     floorArea: [view.areaName, view.floorName].filter((p): p is string => !!p).join(' / ') || null,
     room: view.roomName,
-    userName: view.residentName,
+    userName: personOf(view),
     userId: a.residentId,
     alertLevel: level,
     timeStamp: seconds(a.raisedAt),

@@ -23,6 +23,9 @@ const context: DeviceContext = {
   uploadData: false,
   reportInterval: null,
   gatewayDeviceId: null,
+  roomId: null,
+  areaId: null,
+  caregiverId: null,
 };
 
 describe('AlarmRunner in the events’ transaction', () => {
@@ -61,6 +64,9 @@ describe('AlarmRunner in the events’ transaction', () => {
       providerId: c.providerId,
       bedId: null,
       residentId: null,
+      roomId: null,
+      areaId: null,
+      caregiverId: null,
       occupied: false,
       absent: false,
       rules: defaultAlarmRules(),

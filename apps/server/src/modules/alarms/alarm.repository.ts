@@ -20,6 +20,10 @@ export interface AlarmRaise {
   deviceRowId: number | null;
   bedId: number | null;
   residentId: number | null;
+  /** Where its device was placed (decision 0046). */
+  roomId: number | null;
+  areaId: number | null;
+  caregiverId: number | null;
   alertType: AlarmType;
   level: AlarmLevel;
   startedAt: Date;
@@ -96,6 +100,9 @@ export class AlarmRepository {
           deviceRowId: r.deviceRowId,
           bedId: r.bedId,
           residentId: r.residentId,
+          roomId: r.roomId,
+          areaId: r.areaId,
+          caregiverId: r.caregiverId,
           alertType: r.alertType,
           level: r.level,
           startedAt: r.startedAt,

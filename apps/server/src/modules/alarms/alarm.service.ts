@@ -258,6 +258,7 @@ export class AlarmService {
       from: q.startTime === undefined ? undefined : new Date(q.startTime * 1000),
       to: q.endTime === undefined ? undefined : new Date(q.endTime * 1000),
       keyWord: q.keyWord || undefined,
+      place: { roomId: q.roomId, areaId: q.areaId },
       alertType: q.alertType as AlarmType | undefined,
       level: q.alertLevel,
       orderBy: q.orderBy,

@@ -100,7 +100,7 @@ export const placeBed = async (
     .values({ providerId, roomId: room?.id ?? 0, name: names.bed, residentId })
     .returning();
   if (!bed) throw new Error('bed insert failed');
-  return { bedId: bed.id, residentId };
+  return { bedId: bed.id, residentId, roomId: bed.roomId, floorId: floor?.id ?? 0, areaId: area?.id ?? 0 };
 };
 
 /** Links a device to a bed the way the facility module does (bed.device_id). */

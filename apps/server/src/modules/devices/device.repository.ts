@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { UpgradeState } from '@vigil/contract';
 import type { Executor } from '../../db/database.ts';
 import {
   areas,
   beds,
+  caregivers,
   deviceLiveState,
   devices,
   deviceStock,
@@ -30,11 +31,31 @@ export interface DeviceListQuery {
   keyWord?: string | undefined;
   /** Gateway hosts only; the keyword then also matches their sub-devices. */
   hostsOnly?: boolean;
+  /** Placed in this room (or at a bed of it). */
+  roomId?: number | undefined;
+  /** Placed in this floor or area, or in a room of it, or of a floor of it. */
+  areaId?: number | undefined;
+  /** With a place (true) or without (false). */
+  placed?: boolean | undefined;
 }
 
 const host = alias(devices, 'host');
-const floor = alias(areas, 'floor');
-const topArea = alias(areas, 'top_area');
+/** The bed whose device it is (sleep monitor, fall radar), the bed it is placed at, its wearer and their bed. */
+const linkBed = alias(beds, 'link_bed');
+const placeBed = alias(beds, 'place_bed');
+const wearer = alias(residents, 'wearer');
+const wearerBed = alias(beds, 'wearer_bed');
+/** The area row of its place (a floor, or an area of its own) and the one above it. */
+const placeArea = alias(areas, 'place_area');
+const parentArea = alias(areas, 'parent_area');
+
+/** What its place is (decision 0046); null: not set. */
+const placeKind = sql<'bed' | 'room' | 'area' | 'resident' | 'caregiver' | null>`case
+  when ${linkBed.id} is not null or ${devices.placeBedId} is not null then 'bed'
+  when ${devices.placeRoomId} is not null then 'room'
+  when ${devices.placeAreaId} is not null then 'area'
+  when ${devices.placeResidentId} is not null then 'resident'
+  when ${devices.placeCaregiverId} is not null then 'caregiver' end`;
 
 const live = deviceLiveState;
 
@@ -55,13 +76,21 @@ const listColumns = {
   iccid: deviceStock.iccid,
   providerName: providers.name,
   hostDeviceId: host.deviceId,
-  bedId: beds.id,
-  bedName: beds.name,
-  roomName: rooms.name,
-  floorName: floor.name,
-  areaName: topArea.name,
-  residentId: residents.id,
-  residentName: residents.name,
+  placeKind,
+  // Typed here: the place joins are added by `withPlace`, which the query's type does not follow.
+  linkedBedId: sql<number | null>`${linkBed.id}`,
+  bedId: sql<number | null>`${beds.id}`,
+  bedName: sql<string | null>`${beds.name}`,
+  roomId: sql<number | null>`${rooms.id}`,
+  roomName: sql<string | null>`${rooms.name}`,
+  floorId: sql<number | null>`case when ${parentArea.id} is null then null else ${placeArea.id} end`,
+  floorName: sql<string | null>`case when ${parentArea.id} is null then null else ${placeArea.name} end`,
+  areaId: sql<number | null>`coalesce(${parentArea.id}, ${placeArea.id})`,
+  areaName: sql<string | null>`coalesce(${parentArea.name}, ${placeArea.name})`,
+  residentId: sql<number | null>`${residents.id}`,
+  residentName: sql<string | null>`${residents.name}`,
+  caregiverId: sql<number | null>`${caregivers.id}`,
+  caregiverName: sql<string | null>`${caregivers.name}`,
   subDeviceCount: sql<number>`(select count(*)::int from ${devices} as "sub_count" where "sub_count"."gateway_id" = ${devices.id})`,
 };
 
@@ -79,6 +108,32 @@ const stateColumns = {
   atBed: sql<boolean>`exists (select 1 from ${beds} where ${beds.deviceId} = ${devices.id} and ${beds.providerId} = ${devices.providerId})`,
 };
 export type DeviceStateRecord = Awaited<ReturnType<DeviceRepository['stateFacts']>>[number];
+
+/** Joins of the device's place to a query on devices (read-only joins of the facility tables), each of its provider. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a dynamic drizzle select of any shape
+const withPlace = <Q extends { leftJoin: (...args: any[]) => any }>(query: Q): Q => {
+  const own = (column: AnyPgColumn) => eq(column, devices.providerId);
+  return query
+    .leftJoin(linkBed, and(eq(linkBed.deviceId, devices.id), own(linkBed.providerId)))
+    .leftJoin(placeBed, and(eq(placeBed.id, devices.placeBedId), own(placeBed.providerId)))
+    .leftJoin(wearer, and(eq(wearer.id, devices.placeResidentId), own(wearer.providerId)))
+    .leftJoin(wearerBed, eq(wearerBed.residentId, wearer.id))
+    .leftJoin(beds, eq(beds.id, sql`coalesce(${linkBed.id}, ${placeBed.id}, ${wearerBed.id})`))
+    .leftJoin(
+      rooms,
+      and(eq(rooms.id, sql`coalesce(${beds.roomId}, ${devices.placeRoomId}, ${wearer.roomId})`), own(rooms.providerId)),
+    )
+    .leftJoin(
+      placeArea,
+      and(eq(placeArea.id, sql`coalesce(${rooms.floorId}, ${devices.placeAreaId})`), own(placeArea.providerId)),
+    )
+    .leftJoin(parentArea, eq(parentArea.id, placeArea.parentId))
+    .leftJoin(
+      residents,
+      and(eq(residents.id, sql`coalesce(${beds.residentId}, ${wearer.id})`), own(residents.providerId)),
+    )
+    .leftJoin(caregivers, and(eq(caregivers.id, devices.placeCaregiverId), own(caregivers.providerId))) as Q;
+};
 
 /** Devices: the only SQL on the device table. */
 export class DeviceRepository {
@@ -149,18 +204,16 @@ export class DeviceRepository {
   }
 
   private listQuery(db: Executor) {
-    return db
-      .select(listColumns)
-      .from(devices)
-      .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
-      .innerJoin(providers, eq(providers.id, devices.providerId))
-      .leftJoin(live, withLiveState)
-      .leftJoin(host, eq(host.id, devices.gatewayId))
-      .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
-      .leftJoin(rooms, eq(rooms.id, beds.roomId))
-      .leftJoin(floor, eq(floor.id, rooms.floorId))
-      .leftJoin(topArea, eq(topArea.id, floor.parentId))
-      .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)));
+    return withPlace(
+      db
+        .select(listColumns)
+        .from(devices)
+        .innerJoin(deviceStock, eq(deviceStock.id, devices.stockId))
+        .innerJoin(providers, eq(providers.id, devices.providerId))
+        .leftJoin(live, withLiveState)
+        .leftJoin(host, eq(host.id, devices.gatewayId))
+        .$dynamic(),
+    );
   }
 
   private conditions(q: DeviceListQuery): SQL | undefined {
@@ -173,6 +226,7 @@ export class DeviceRepository {
         ilike(devices.deviceId, like),
         ilike(devices.name, like),
         ilike(beds.name, like),
+        ilike(rooms.name, like),
         ilike(residents.name, like),
       ];
       if (q.hostsOnly) {
@@ -183,6 +237,9 @@ export class DeviceRepository {
       }
       conditions.push(or(...own));
     }
+    if (q.roomId !== undefined) conditions.push(eq(rooms.id, q.roomId));
+    if (q.areaId !== undefined) conditions.push(or(eq(placeArea.id, q.areaId), eq(placeArea.parentId, q.areaId)));
+    if (q.placed !== undefined) conditions.push(q.placed ? sql`${placeKind} is not null` : sql`${placeKind} is null`);
     return and(...conditions);
   }
 
@@ -195,20 +252,12 @@ export class DeviceRepository {
     // spent elsewhere in the database (not yet found).
     let ids = db.select({ id: devices.id }).from(devices).$dynamic();
     if (q.online !== undefined) ids = ids.leftJoin(live, withLiveState);
-    if (q.keyWord) {
-      ids = ids
-        .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
-        .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)));
-    }
+    if (q.keyWord || q.roomId !== undefined || q.areaId !== undefined || q.placed !== undefined) ids = withPlace(ids);
     const pageIds = ids.where(where).orderBy(desc(devices.id)).limit(q.limit).offset(q.offset);
     const rows = await this.listQuery(db).where(inArray(devices.id, pageIds)).orderBy(desc(devices.id));
-    const [total] = await db
-      .select({ n: count() })
-      .from(devices)
-      .leftJoin(live, withLiveState)
-      .leftJoin(beds, and(eq(beds.deviceId, devices.id), eq(beds.providerId, devices.providerId)))
-      .leftJoin(residents, and(eq(residents.id, beds.residentId), eq(residents.providerId, devices.providerId)))
-      .where(where);
+    const [total] = await withPlace(
+      db.select({ n: count() }).from(devices).leftJoin(live, withLiveState).$dynamic(),
+    ).where(where);
     return { rows, total: total?.n ?? 0 };
   }
 

@@ -8,6 +8,7 @@ import {
   isPlatformRole,
   type DeviceCommMode,
   type DeviceGroup,
+  type DevicePlaceInput,
   type DeviceKind,
 } from '@vigil/contract';
 import type { z } from 'zod';
@@ -37,6 +38,7 @@ import type { DeviceState } from './device-state.ts';
 import { storedReport, type DeviceStates } from './device-state.service.ts';
 import type { DeviceMoves } from '../gateway/index.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
+import { checkedPlace, namesPlace, samePlace, storedPlaceOf } from './device-place.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
@@ -61,6 +63,9 @@ export interface DeviceListInput {
   online?: boolean | undefined;
   keyWord?: string | undefined;
   providerId?: number | undefined;
+  roomId?: number | undefined;
+  areaId?: number | undefined;
+  placed?: boolean | undefined;
 }
 
 /** Which field a refusal of an add is about, for per-row problems. */
@@ -74,6 +79,13 @@ const FIELD_OF: Partial<Record<string, string>> = {
   not_found: 'providerId',
   'provider.required': 'providerId',
   'provider.disabled': 'providerId',
+  'device.placeNotFound': 'place',
+  'device.placeOtherProvider': 'place',
+  'device.placeOneOnly': 'place',
+  'device.placeBedNotInRoom': 'place',
+  'device.placedByBed': 'place',
+  'device.placeWorn': 'place',
+  'device.placeNotWorn': 'place',
 };
 
 /** Marks a batch with problems for rollback of its savepoint. */
@@ -119,6 +131,9 @@ export class DeviceService {
       typeCodes,
       online: q.online,
       keyWord: q.keyWord,
+      roomId: q.roomId,
+      areaId: q.areaId,
+      placed: q.placed,
     });
     return { rows: await this.present(rows), total };
   }
@@ -147,7 +162,7 @@ export class DeviceService {
       rows.map((r) => ({
         device: r.device,
         stored: storedReport({ ...r.live, heard: false }),
-        atBed: r.bedId !== null,
+        atBed: r.linkedBedId !== null,
       })),
       tx,
     );
@@ -210,13 +225,19 @@ export class DeviceService {
       pendingCommands: [...pendingCommands],
       providerId: d.providerId,
       providerName: r.providerName,
+      placeKind: r.placeKind,
       bunkId: r.bedId,
       bunkName: r.bedName,
+      roomId: r.roomId,
       roomName: r.roomName,
+      floorId: r.floorId,
       floorName: r.floorName,
+      areaId: r.areaId,
       areaName: r.areaName,
       userId: r.residentId,
       userName: r.residentName,
+      caregiverId: r.caregiverId,
+      caregiverName: r.caregiverName,
       remark: d.remark,
       createTime: d.createdAt.toISOString(),
     };
@@ -307,10 +328,12 @@ export class DeviceService {
         throw fail('device.gatewayFull', { max: CONSTANTS.maxSubDevicesPerGateway });
       }
     }
+    const place = await checkedPlace(tx, { providerId, typeCode: stock.typeCode }, input);
     const now = this.clock.now();
     let row: DeviceRecord;
     try {
       row = await this.repo.insert(tx, {
+        ...place,
         providerId,
         stockId: stock.id,
         deviceId: stock.deviceId,
@@ -393,15 +416,24 @@ export class DeviceService {
 
   async update(
     caller: Caller,
-    input: { deviceId: string; name?: string | null; commMode?: DeviceCommMode | null; remark?: string | null },
+    input: {
+      deviceId: string;
+      name?: string | null;
+      commMode?: DeviceCommMode | null;
+      remark?: string | null;
+    } & DevicePlaceInput,
     ip: string,
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const device = await visibleDevice(this.repo, caller, input.deviceId, tx, true);
+      const before = storedPlaceOf(device);
+      const place = namesPlace(input) ? await checkedPlace(tx, device, input) : before;
+      const moved = !samePlace(before, place);
       const values = {
         ...(input.name === undefined ? {} : { name: input.name || null }),
         ...(input.commMode === undefined ? {} : { commMode: input.commMode }),
         ...(input.remark === undefined ? {} : { remark: input.remark || null }),
+        ...(moved ? place : {}),
       };
       await this.repo.update(tx, device.id, { ...values, updatedAt: this.clock.now() });
       await this.audit.byCaller(
@@ -411,6 +443,8 @@ export class DeviceService {
         { type: 'device', id: device.deviceId, providerId: device.providerId, detail: values },
         tx,
       );
+      // A new place: every directory reads the device again, so its very next alarm names it.
+      if (moved) await this.moves.record(tx, emit, { deviceIds: [device.deviceId] });
     });
   }
 

@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/audit.service.ts';
 import type { ProviderService } from '../providers/provider.service.ts';
 import type { CommandService } from './command.service.ts';
 import { assertNotOnBed, visibleDevice } from './device-access.ts';
+import { NO_PLACE, storedPlaceOf } from './device-place.ts';
 import { codesOfGroup, defaultCommMode, isGatewayHost, typeOf } from './device.policy.ts';
 import type { DeviceAdd, DeviceService } from './device.service.ts';
 import type { DeviceStates } from './device-state.service.ts';
@@ -138,6 +139,8 @@ export class GatewayService {
       const now = this.clock.now();
       const subs = host ? await this.devices.repo.subDevices(tx, old.id, true) : [];
       const created = await this.devices.repo.insert(tx, {
+        // The new device takes the old one's place (decision 0046): the same room, area or wearer.
+        ...storedPlaceOf(old),
         providerId: old.providerId,
         stockId: stock.id,
         deviceId: stock.deviceId,
@@ -200,7 +203,9 @@ export class GatewayService {
       const ids = [host.id, ...subs.map((s) => s.id)];
       await assertNotOnBed(this.devices.repo, ids, tx);
       const now = this.clock.now();
-      await this.devices.repo.updateMany(tx, ids, { providerId, updatedAt: now });
+      // Another provider's rooms, areas and people are no place for them: their places are cleared (decision 0046).
+      const place = providerId === host.providerId ? {} : NO_PLACE;
+      await this.devices.repo.updateMany(tx, ids, { providerId, ...place, updatedAt: now });
       await this.commands.moveProvider(ids, providerId, tx);
       await this.audit.byCaller(
         caller,

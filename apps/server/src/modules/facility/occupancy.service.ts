@@ -132,7 +132,7 @@ export class OccupancyService {
         await this.repo.setBed(tx, holder.id, { residentId: null, updatedAt: now });
         await this.repo.setOccupancy(tx, resident.id, checkedOut(resident, now), now);
         await this.record(tx, actor, 'resident.checkOut', resident, { bedId: holder.id });
-        await this.moves.record(tx, emit, { deviceRowIds: [holder.deviceId] });
+        await this.moves.record(tx, emit, { bedIds: [holder.id], residentIds: [resident.id] });
         return { bedId: holder.id };
       },
       OCCUPANCY,
@@ -160,7 +160,7 @@ export class OccupancyService {
         }
         await this.repo.setOccupancy(tx, resident.id, loggedOff(resident, now), now);
         await this.record(tx, actor, 'resident.logOff', resident, { bedId: holder?.id ?? null });
-        await this.moves.record(tx, emit, { deviceRowIds: [holder?.deviceId] });
+        await this.moves.record(tx, emit, { bedIds: [holder?.id], residentIds: [resident.id] });
       },
       OCCUPANCY,
     );
@@ -329,8 +329,10 @@ export class OccupancyService {
       }
     }
     // The bed's device before and after, and the device of the bed a resident was taken from.
+    // Residents moved also move what is placed at their beds and what they wear (decision 0046).
     await this.moves.record(tx, emit, {
       deviceRowIds: [bed.deviceId, deviceChanges ? device?.id : null, residentHolder?.deviceId],
+      ...(residentChanges ? { bedIds: [bed.id, residentHolder?.id], residentIds: [resident?.id, bed.residentId] } : {}),
     });
     return outcome;
   }

@@ -19,6 +19,9 @@ const context = (deviceId: string, residentId: number | null, typeCode = SLEEP):
   uploadData: false,
   reportInterval: null,
   gatewayDeviceId: null,
+  roomId: null,
+  areaId: null,
+  caregiverId: null,
 });
 
 /** A hub on a feed and a directory the test fills by hand; ticks only when the test says. */

@@ -17,6 +17,9 @@ const context: DeviceContext = {
   uploadData: false,
   reportInterval: null,
   gatewayDeviceId: null,
+  roomId: null,
+  areaId: null,
+  caregiverId: null,
 };
 
 /** A night as a monitor sends it: in bed 22:30–06:30 with a trip 02:00–02:08, asleep from 23:00,

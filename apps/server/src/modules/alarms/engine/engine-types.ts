@@ -14,6 +14,10 @@ export interface Subject {
   providerId: number | null;
   bedId: number | null;
   residentId: number | null;
+  /** Its place's room and floor or area, and the caregiver who wears it (decision 0046). */
+  roomId: number | null;
+  areaId: number | null;
+  caregiverId: number | null;
   /** A resident is checked in to the device's bed (sleep-monitor alarms need one). */
   occupied: boolean;
   /** The resident is on a temporary absence: no bed-leaving alarms. */

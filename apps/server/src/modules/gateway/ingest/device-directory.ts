@@ -1,12 +1,16 @@
-import { eq, inArray } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../../clock.ts';
 import type { EventStream } from '../../../core/events.ts';
 import type { Db, Executor } from '../../../db/database.ts';
-import { beds, devices, deviceStock } from '../../../db/schema.ts';
+import { beds, caregivers, devices, deviceStock, residents, rooms } from '../../../db/schema.ts';
 import { DEVICE_CONTEXT_CHANGED } from '../../../core/event-catalogue.ts';
 
 const host = alias(devices, 'host');
+/** The bed a device is placed at (a call button), and the bed of the resident who wears it (a badge). */
+const placeBed = alias(beds, 'place_bed');
+const wearerBed = alias(beds, 'wearer_bed');
+const wearer = alias(residents, 'wearer');
 
 /** Who a device is at this moment: what the ingest stamps on its events and rollups. */
 export interface DeviceContext {
@@ -17,6 +21,13 @@ export interface DeviceContext {
   providerId: number | null;
   bedId: number | null;
   residentId: number | null;
+  /**
+   * Its place (decision 0046): the room (its bed's, its own, its wearer's) and the floor or area
+   * (the room's floor, or the area it is placed in); the caregiver who wears a nurse watch.
+   */
+  roomId: number | null;
+  areaId: number | null;
+  caregiverId: number | null;
   /** Raw samples are kept (/device/isUploadData). */
   uploadData: boolean;
   /** The reporting interval set by the `interval` command, in seconds; null: the default. */
@@ -34,6 +45,9 @@ const sameContext = (a: DeviceContext, b: DeviceContext): boolean =>
   a.providerId === b.providerId &&
   a.bedId === b.bedId &&
   a.residentId === b.residentId &&
+  a.roomId === b.roomId &&
+  a.areaId === b.areaId &&
+  a.caregiverId === b.caregiverId &&
   a.uploadData === b.uploadData &&
   a.reportInterval === b.reportInterval &&
   a.gatewayDeviceId === b.gatewayDeviceId;
@@ -248,14 +262,21 @@ export class DeviceDirectory {
   }
 
   private async query(deviceIds?: readonly string[], executor: Executor = this.db): Promise<DeviceContext[]> {
+    const sameProvider = (providerId: AnyPgColumn) => eq(providerId, devices.providerId);
+    // One place per device (decision 0046): the bed that holds it (sleep monitor, fall radar), else
+    // the bed it is placed at, its room, its area, or the resident who wears it and their bed or room.
+    const bedId = sql<number | null>`coalesce(${beds.id}, ${placeBed.id}, ${wearerBed.id})`;
     const query = executor
       .select({
         deviceId: deviceStock.deviceId,
         typeCode: deviceStock.typeCode,
         deviceRowId: devices.id,
         providerId: devices.providerId,
-        bedId: beds.id,
-        residentId: beds.residentId,
+        bedId,
+        residentId: sql<number | null>`coalesce(${beds.residentId}, ${placeBed.residentId}, ${wearer.id})`,
+        roomId: rooms.id,
+        areaId: sql<number | null>`coalesce(${rooms.floorId}, ${devices.placeAreaId})`,
+        caregiverId: caregivers.id,
         uploadData: devices.uploadData,
         reportInterval: devices.reportInterval,
         gatewayDeviceId: host.deviceId,
@@ -263,7 +284,21 @@ export class DeviceDirectory {
       .from(deviceStock)
       .leftJoin(devices, eq(devices.stockId, deviceStock.id))
       .leftJoin(host, eq(host.id, devices.gatewayId))
-      .leftJoin(beds, eq(beds.deviceId, devices.id));
+      .leftJoin(beds, eq(beds.deviceId, devices.id))
+      .leftJoin(placeBed, and(eq(placeBed.id, devices.placeBedId), sameProvider(placeBed.providerId)))
+      .leftJoin(wearer, and(eq(wearer.id, devices.placeResidentId), sameProvider(wearer.providerId)))
+      .leftJoin(wearerBed, eq(wearerBed.residentId, wearer.id))
+      .leftJoin(
+        rooms,
+        and(
+          eq(
+            rooms.id,
+            sql`coalesce(${beds.roomId}, ${placeBed.roomId}, ${devices.placeRoomId}, ${wearerBed.roomId}, ${wearer.roomId})`,
+          ),
+          sameProvider(rooms.providerId),
+        ),
+      )
+      .leftJoin(caregivers, and(eq(caregivers.id, devices.placeCaregiverId), sameProvider(caregivers.providerId)));
     const rows = await (deviceIds
       ? deviceIds.length === 1
         ? query.where(eq(deviceStock.deviceId, deviceIds[0] as string))
@@ -274,8 +309,11 @@ export class DeviceDirectory {
       typeCode: r.typeCode,
       deviceRowId: r.deviceRowId,
       providerId: r.providerId,
-      bedId: r.bedId,
-      residentId: r.residentId,
+      bedId: r.bedId === null ? null : Number(r.bedId),
+      residentId: r.residentId === null ? null : Number(r.residentId),
+      roomId: r.roomId,
+      areaId: r.areaId === null ? null : Number(r.areaId),
+      caregiverId: r.caregiverId,
       uploadData: r.uploadData ?? false,
       reportInterval: r.reportInterval,
       gatewayDeviceId: r.gatewayDeviceId,

@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../db/database.ts';
-import { devices } from '../../../db/schema.ts';
+import { beds, devices } from '../../../db/schema.ts';
 import type { Emit } from '../../../db/transactions.ts';
 import { DEVICE_CONTEXT_CHANGED } from '../../../core/event-catalogue.ts';
 
@@ -10,14 +10,24 @@ import { DEVICE_CONTEXT_CHANGED } from '../../../core/event-catalogue.ts';
  */
 export type DeviceMovedHook = (tx: Executor, emit: Emit, deviceIds: readonly string[]) => Promise<void>;
 
-/** What a move names: device IDs, device rows, or both (blanks ignored). */
+/**
+ * What a move names: device IDs, device rows, or beds and residents whose occupancy changed — the
+ * devices of those are the bed's own (bed.device_id) and those placed at the bed or worn by the
+ * resident (decision 0046), whose context names the bed's resident or the resident's bed. Blanks ignored.
+ */
 export interface MovedDevices {
   deviceIds?: readonly (string | null | undefined)[];
   deviceRowIds?: readonly (number | null | undefined)[];
+  bedIds?: readonly (number | null | undefined)[];
+  residentIds?: readonly (number | null | undefined)[];
 }
 
+const numbers = (list: readonly (number | null | undefined)[] | undefined): number[] => [
+  ...new Set((list ?? []).filter((id): id is number => typeof id === 'number')),
+];
+
 /**
- * The one way a change of a device's provider, bed or resident is announced: every path that
+ * The one way a change of a device's provider, place, bed or resident is announced: every path that
  * moves a device, a bed's occupant or a resident calls `record` in its own transaction, after
  * its writes, so the announcement commits (outbox) or rolls back with the move.
  */
@@ -32,9 +42,22 @@ export class DeviceMoves {
   async record(tx: Executor, emit: Emit, moved: MovedDevices): Promise<void> {
     const ids = new Set<string>();
     for (const id of moved.deviceIds ?? []) if (id) ids.add(id.toUpperCase());
-    const rowIds = [...new Set((moved.deviceRowIds ?? []).filter((id): id is number => typeof id === 'number'))];
-    if (rowIds.length) {
-      const rows = await tx.select({ deviceId: devices.deviceId }).from(devices).where(inArray(devices.id, rowIds));
+    const rowIds = numbers(moved.deviceRowIds);
+    const bedIds = numbers(moved.bedIds);
+    const residentIds = numbers(moved.residentIds);
+    if (bedIds.length) {
+      const held = await tx.select({ deviceId: beds.deviceId }).from(beds).where(inArray(beds.id, bedIds));
+      for (const bed of held) if (bed.deviceId !== null) rowIds.push(bed.deviceId);
+    }
+    const which: SQL[] = [];
+    if (rowIds.length) which.push(inArray(devices.id, rowIds));
+    if (bedIds.length) which.push(inArray(devices.placeBedId, bedIds));
+    if (residentIds.length) which.push(inArray(devices.placeResidentId, residentIds));
+    if (which.length) {
+      const rows = await tx
+        .select({ deviceId: devices.deviceId })
+        .from(devices)
+        .where(or(...which));
       for (const row of rows) ids.add(row.deviceId.toUpperCase());
     }
     if (!ids.size) return;

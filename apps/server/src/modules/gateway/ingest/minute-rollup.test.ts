@@ -13,6 +13,9 @@ const ctx = (uploadData = false): DeviceContext => ({
   uploadData,
   reportInterval: null,
   gatewayDeviceId: null,
+  roomId: null,
+  areaId: null,
+  caregiverId: null,
 });
 const T0 = 1_795_000_020; // a minute start (divisible by 60)
 const sample = (s: number, patch: Partial<Telemetry> = {}): Telemetry => ({

@@ -19,6 +19,9 @@ const contextOf = (deviceId: string): DeviceContext => ({
   uploadData: false,
   reportInterval: null,
   gatewayDeviceId: null,
+  roomId: null,
+  areaId: null,
+  caregiverId: null,
 });
 
 /** One server instance's view of presence: its own live state, writer and sweep, on the shared database. */

@@ -1,0 +1,95 @@
+import { DEVICE_PLACE_KEYS, type DevicePlaceInput } from '@vigil/contract';
+import type { Executor } from '../../db/database.ts';
+import { fail } from '../../core/app-error.ts';
+import { kindOf } from './device.policy.ts';
+import { DevicePlaceRepository, type PlaceTarget } from './device-place.repository.ts';
+
+/** A device's place as the device row stores it: at most one of these is set (decision 0046). */
+export interface StoredPlace {
+  placeRoomId: number | null;
+  placeBedId: number | null;
+  placeAreaId: number | null;
+  placeResidentId: number | null;
+  placeCaregiverId: number | null;
+}
+
+export const NO_PLACE: StoredPlace = {
+  placeRoomId: null,
+  placeBedId: null,
+  placeAreaId: null,
+  placeResidentId: null,
+  placeCaregiverId: null,
+};
+
+/** Whether a call names a place at all (an edit without any place field keeps the place). */
+export const namesPlace = (input: DevicePlaceInput): boolean =>
+  DEVICE_PLACE_KEYS.some((key) => input[key] !== undefined);
+
+const repo = new DevicePlaceRepository();
+
+const own = (target: PlaceTarget | undefined, providerId: number): PlaceTarget => {
+  if (!target) throw fail('device.placeNotFound');
+  if (target.providerId !== providerId) throw fail('device.placeOtherProvider');
+  return target;
+};
+
+/**
+ * The place a call asks for, checked for a device of `providerId` and type `typeCode`: one place
+ * only (a room with a bed of it is the bed), of the device's provider, of a kind that fits the
+ * device — sleep monitors and fall radars are placed by their bed link, never here; badges are
+ * worn by a resident and nurse watches by a caregiver, other devices are in a room, at a bed or
+ * in an area. No field: no place.
+ */
+export const checkedPlace = async (
+  tx: Executor,
+  device: { providerId: number; typeCode: number },
+  input: DevicePlaceInput,
+): Promise<StoredPlace> => {
+  const { roomId, bunkId, areaId, userId, caregiverId } = input;
+  const anchors = [bunkId ?? roomId, areaId, userId, caregiverId].filter((id) => id !== null && id !== undefined);
+  if (!anchors.length) return NO_PLACE;
+  if (anchors.length > 1) throw fail('device.placeOneOnly');
+  const kind = kindOf(device.typeCode);
+  if (kind === 'sleep_monitor' || kind === 'fall_radar') throw fail('device.placedByBed');
+  const worn = kind === 'badge' || kind === 'nurse_watch';
+  const { providerId } = device;
+  if (userId || caregiverId) {
+    if ((userId && kind !== 'badge') || (caregiverId && kind !== 'nurse_watch')) throw fail('device.placeNotWorn');
+    if (userId) {
+      own(await repo.resident(tx, userId), providerId);
+      return { ...NO_PLACE, placeResidentId: userId };
+    }
+    own(await repo.caregiver(tx, caregiverId as number), providerId);
+    return { ...NO_PLACE, placeCaregiverId: caregiverId as number };
+  }
+  if (worn) throw fail('device.placeWorn');
+  if (bunkId) {
+    const bed = own(await repo.bed(tx, bunkId), providerId);
+    if (roomId) {
+      own(await repo.room(tx, roomId), providerId);
+      if (bed.roomId !== roomId) throw fail('device.placeBedNotInRoom');
+    }
+    return { ...NO_PLACE, placeBedId: bunkId };
+  }
+  if (roomId) {
+    own(await repo.room(tx, roomId), providerId);
+    return { ...NO_PLACE, placeRoomId: roomId };
+  }
+  own(await repo.area(tx, areaId as number), providerId);
+  return { ...NO_PLACE, placeAreaId: areaId as number };
+};
+
+export const samePlace = (a: StoredPlace, b: StoredPlace): boolean =>
+  a.placeRoomId === b.placeRoomId &&
+  a.placeBedId === b.placeBedId &&
+  a.placeAreaId === b.placeAreaId &&
+  a.placeResidentId === b.placeResidentId &&
+  a.placeCaregiverId === b.placeCaregiverId;
+
+export const storedPlaceOf = (d: StoredPlace): StoredPlace => ({
+  placeRoomId: d.placeRoomId,
+  placeBedId: d.placeBedId,
+  placeAreaId: d.placeAreaId,
+  placeResidentId: d.placeResidentId,
+  placeCaregiverId: d.placeCaregiverId,
+});
