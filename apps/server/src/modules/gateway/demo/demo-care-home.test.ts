@@ -67,6 +67,17 @@ describe('the demo care home', () => {
     const groups = new Set<DeviceGroup>(list.rows.map((r) => r.group));
     expect(groups).toEqual(new Set(['sleep', 'fall', 'security', 'gateway', 'wearable']));
     expect(list.rows.filter((r) => !r.online).map((r) => r.deviceId)).toEqual([]);
+    // Every device has its place (decision 0046): the nurse watch has no caregiver in the demo,
+    // and only bed devices beyond its beds have none.
+    const unplaced = new Set(list.rows.filter((r) => r.placeKind === null).map((r) => r.kind));
+    expect([...unplaced].filter((k) => k !== 'sleep_monitor' && k !== 'fall_radar')).toEqual(['nurse_watch']);
+    const doors = list.rows.filter((r) => r.kind === 'door_magnet').map((r) => [r.name, r.roomName, r.floorName]);
+    expect(doors).toEqual(
+      expect.arrayContaining([
+        ['Bathroom door', '102', 'Ground Floor'],
+        ['Exit door', null, 'Ground Floor'],
+      ]),
+    );
     // Residents lie in beds watched by the sleep monitors.
     const [provider] = await app.database.db.select().from(providers).where(eq(providers.id, demo.record.providerId));
     const occupied = (

@@ -6,12 +6,14 @@ import {
   adminLogin,
   batchAddBunk,
   createClient,
+  deviceCalls,
   insertArea,
   insertProvider,
   insertResident,
   insertRoom,
   updateBunk,
   type ApiClient,
+  type DeviceKind,
 } from '@vigil/contract';
 import {
   parseDeviceCounts,
@@ -51,6 +53,45 @@ const RESIDENTS: { name: string; gender: 0 | 1; birthDate: string }[] = [
   { name: 'Dorothy Lane', gender: 1, birthDate: '1943-09-15' },
   { name: 'Arthur Pike', gender: 0, birthDate: '1936-06-08' },
 ];
+
+type DemoPlace = { name: string; roomId?: number; bunkId?: number; areaId?: number; userId?: number };
+
+/**
+ * Where the demo's devices are, by kind and in plan order: call buttons at a bed and in a
+ * bathroom, door sensors on a room door and the exit door, a corridor smoke sensor and the host
+ * on the floor, the other sensors in rooms, the badge on a resident. Sleep monitors and the fall
+ * radar are placed by their beds.
+ */
+const demoPlaces = (home: {
+  rooms: readonly number[];
+  beds: readonly number[];
+  floorId: number;
+  residentIds: readonly number[];
+}): Partial<Record<DeviceKind, DemoPlace[]>> => {
+  const [r101, r102, r103, r104] = home.rooms;
+  const [, , bed102A] = home.beds;
+  const floor = home.floorId;
+  return {
+    emergency_button: [
+      { name: 'Bedside call button', bunkId: bed102A ?? 0 },
+      { name: 'Bathroom call button', roomId: r102 ?? 0 },
+    ],
+    door_magnet: [
+      { name: 'Bathroom door', roomId: r102 ?? 0 },
+      { name: 'Exit door', areaId: floor },
+    ],
+    smoke_sensor: [{ name: 'Corridor smoke sensor', areaId: floor }],
+    gas_sensor: [{ name: 'Kitchenette gas sensor', roomId: r101 ?? 0 }],
+    co_sensor: [{ name: 'CO sensor', roomId: r103 ?? 0 }],
+    flood_sensor: [{ name: 'Bathroom floor', roomId: r102 ?? 0 }],
+    infrared_motion: [
+      { name: 'Motion detector', roomId: r103 ?? 0 },
+      { name: 'Motion detector', roomId: r104 ?? 0 },
+    ],
+    gateway_host: [{ name: 'Ground floor gateway', areaId: floor }],
+    badge: [{ name: 'Badge', userId: home.residentIds[0] ?? 0 }],
+  };
+};
 
 export interface DemoDeps {
   db: Db;
@@ -208,8 +249,10 @@ const createDemo = async (
 
   // Residents in the first beds, each bed with a sleep monitor or the fall radar.
   const bedDevices = fleetPlan.devices.filter((d) => d.kind === 'sleep_monitor' || d.kind === 'fall_radar');
+  const residentIds: number[] = [];
   for (const [index, resident] of RESIDENTS.entries()) {
     const { id } = await must('a resident', home.call(insertResident, { ...resident, confirm: true }));
+    residentIds.push(id);
     const bedId = beds[index];
     if (bedId === undefined) break;
     const device = bedDevices[index];
@@ -217,6 +260,17 @@ const createDemo = async (
       'a bed',
       home.call(updateBunk, { id: bedId, userId: id, ...(device ? { deviceId: device.id } : {}), confirm: true }),
     );
+  }
+
+  // Every other device has its place (decision 0046), so its alarms read as a caregiver expects.
+  const places = demoPlaces({ rooms: rooms.ids, beds, floorId: floor.id, residentIds });
+  const seen = new Map<string, number>();
+  for (const device of fleetPlan.devices) {
+    const n = seen.get(device.kind) ?? 0;
+    seen.set(device.kind, n + 1);
+    const place = places[device.kind]?.[n];
+    if (!place) continue;
+    await must(`placing ${device.id}`, home.call(deviceCalls.updateDevice, { deviceId: device.id, ...place }));
   }
 
   const login = { userName, password };
