@@ -223,6 +223,8 @@ export const cs: Record<MessageKey, string> = {
   'device.placedByBed': 'Monitory spánku a radary pádu se umisťují připojením k lůžku ve správě adres.',
   'device.placeWorn': 'Odznak nosí klient a sesterské hodinky pečovatel: zvolte osobu, ne pokoj ani oblast.',
   'device.placeNotWorn': 'Osoba nosí pouze odznaky (klient) a sesterské hodinky (pečovatel).',
+  'device.placeAmbiguous':
+    'Jméno „{name}“ má více klientů nebo pečovatelů: nastavte umístění tohoto zařízení v seznamu zařízení.',
   'device.notGateway': 'Toto zařízení není brána.',
   'device.notSubDeviceType': 'Tento typ zařízení nelze spárovat s bránou.',
   'device.notGatewayDevice': 'Zde lze spravovat pouze brány a jejich podřízená zařízení.',
@@ -379,6 +381,8 @@ export const cs: Record<MessageKey, string> = {
   'sheet.col.floor': 'Podlaží / oddělení',
   'sheet.col.room': 'Pokoj',
   'sheet.col.bed': 'Lůžko',
+  'sheet.col.place': 'Umístění (oblast / patro / pokoj / lůžko)',
+  'sheet.col.wornBy': 'Nosí',
   'sheet.col.mattress': 'Materiál matrace',
   'sheet.col.deviceId': 'ID zařízení',
   'sheet.col.hostId': 'ID brány',

@@ -244,6 +244,8 @@ export const de: Record<MessageKey, string> = {
     'Ein Badge trägt ein Bewohner, eine Pflegeuhr eine Pflegekraft: Wählen Sie die Person, nicht ein Zimmer oder einen Bereich.',
   'device.placeNotWorn':
     'Nur Badges (ein Bewohner) und Pflegeuhren (eine Pflegekraft) werden von einer Person getragen.',
+  'device.placeAmbiguous':
+    'Mehrere Bewohner oder Pflegekräfte heißen „{name}“: Legen Sie den Standort dieses Geräts in der Geräteliste fest.',
   'device.notGateway': 'Dieses Gerät ist kein Gateway-Host.',
   'device.notSubDeviceType': 'Geräte dieses Typs können nicht mit einem Gateway-Host gekoppelt werden.',
   'device.notGatewayDevice': 'Hier können nur Gateway-Hosts und ihre Untergeräte bearbeitet werden.',
@@ -405,6 +407,8 @@ export const de: Record<MessageKey, string> = {
   'sheet.col.floor': 'Etage / Einheit',
   'sheet.col.room': 'Zimmer',
   'sheet.col.bed': 'Bett',
+  'sheet.col.place': 'Standort (Bereich / Etage / Zimmer / Bett)',
+  'sheet.col.wornBy': 'Getragen von',
   'sheet.col.mattress': 'Matratzenmaterial',
   'sheet.col.deviceId': 'Geräte-ID',
   'sheet.col.hostId': 'Gateway-Host-ID',

@@ -233,6 +233,8 @@ export const fr: Record<MessageKey, string> = {
     'Un badge est porté par un résident et une montre infirmière par un soignant : choisissez la personne, pas une chambre ou une zone.',
   'device.placeNotWorn':
     'Seuls les badges (un résident) et les montres infirmières (un soignant) sont portés par une personne.',
+  'device.placeAmbiguous':
+    'Plusieurs résidents ou soignants s’appellent « {name} » : définissez l’emplacement de cet appareil dans la liste des appareils.',
   'device.notGateway': 'Cet appareil n’est pas une passerelle.',
   'device.notSubDeviceType': 'Ce type d’appareil ne peut pas être appairé à une passerelle.',
   'device.notGatewayDevice': 'Seules les passerelles et leurs sous-appareils peuvent être gérés ici.',
@@ -392,6 +394,8 @@ export const fr: Record<MessageKey, string> = {
   'sheet.col.floor': 'Étage / unité',
   'sheet.col.room': 'Chambre',
   'sheet.col.bed': 'Lit',
+  'sheet.col.place': 'Emplacement (zone / étage / chambre / lit)',
+  'sheet.col.wornBy': 'Porté par',
   'sheet.col.mattress': 'Matériau du matelas',
   'sheet.col.deviceId': 'ID de l’appareil',
   'sheet.col.hostId': 'ID de la passerelle',

@@ -234,6 +234,8 @@ export const itIT: Record<MessageKey, string> = {
     'Un badge è indossato da un ospite e un orologio infermieristico da un operatore: scegliere la persona, non una camera o un’area.',
   'device.placeNotWorn':
     'Solo i badge (un ospite) e gli orologi infermieristici (un operatore) sono indossati da una persona.',
+  'device.placeAmbiguous':
+    'Più ospiti o operatori si chiamano «{name}»: impostare la posizione di questo dispositivo nell’elenco dispositivi.',
   'device.notGateway': 'Questo dispositivo non è un gateway.',
   'device.notSubDeviceType': 'Questo tipo di dispositivo non può essere associato a un gateway.',
   'device.notGatewayDevice': 'Qui è possibile gestire solo i gateway e i relativi sottodispositivi.',
@@ -393,6 +395,8 @@ export const itIT: Record<MessageKey, string> = {
   'sheet.col.floor': 'Piano / nucleo',
   'sheet.col.room': 'Stanza',
   'sheet.col.bed': 'Letto',
+  'sheet.col.place': 'Posizione (area / piano / camera / letto)',
+  'sheet.col.wornBy': 'Indossato da',
   'sheet.col.mattress': 'Materiale del materasso',
   'sheet.col.deviceId': 'ID dispositivo',
   'sheet.col.hostId': 'ID gateway',

@@ -227,6 +227,8 @@ export const ja: Record<MessageKey, string> = {
   'device.placeWorn':
     'バッジは入居者が、ナースウォッチは介護スタッフが装着します：部屋やエリアではなく人物を選んでください。',
   'device.placeNotWorn': '人物が装着するのはバッジ（入居者）とナースウォッチ（介護スタッフ）だけです。',
+  'device.placeAmbiguous':
+    '「{name}」という名前の入居者または介護スタッフが複数います。デバイス一覧でこのデバイスの設置場所を設定してください。',
   'device.notGateway': 'このデバイスはゲートウェイ本体ではありません。',
   'device.notSubDeviceType': 'この種別のデバイスはゲートウェイ本体とペアリングできません。',
   'device.notGatewayDevice': 'ここで操作できるのはゲートウェイ本体とその子機のみです。',
@@ -386,6 +388,8 @@ export const ja: Record<MessageKey, string> = {
   'sheet.col.floor': 'フロア/ユニット',
   'sheet.col.room': '部屋',
   'sheet.col.bed': 'ベッド',
+  'sheet.col.place': '設置場所（エリア / フロア / 部屋 / ベッド）',
+  'sheet.col.wornBy': '装着者',
   'sheet.col.mattress': 'マットレスの素材',
   'sheet.col.deviceId': 'デバイスID',
   'sheet.col.hostId': 'ゲートウェイ本体ID',

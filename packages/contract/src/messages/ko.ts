@@ -220,6 +220,8 @@ export const ko: Record<MessageKey, string> = {
   'device.placeWorn':
     '배지는 입소자가, 간호사 워치는 요양보호사가 착용합니다: 객실이나 구역이 아니라 사람을 선택해 주세요.',
   'device.placeNotWorn': '사람이 착용하는 기기는 배지(입소자)와 간호사 워치(요양보호사)뿐입니다.',
+  'device.placeAmbiguous':
+    '“{name}”(이)라는 입소자 또는 요양보호사가 여러 명입니다. 기기 목록에서 이 기기의 위치를 설정해 주세요.',
   'device.notGateway': '게이트웨이 호스트가 아닌 기기입니다.',
   'device.notSubDeviceType': '이 유형의 기기는 게이트웨이 호스트와 페어링할 수 없습니다.',
   'device.notGatewayDevice': '여기에서는 게이트웨이 호스트와 그 하위 기기만 처리할 수 있습니다.',
@@ -374,6 +376,8 @@ export const ko: Record<MessageKey, string> = {
   'sheet.col.floor': '층/유닛',
   'sheet.col.room': '호실',
   'sheet.col.bed': '침대',
+  'sheet.col.place': '위치(구역 / 층 / 객실 / 침대)',
+  'sheet.col.wornBy': '착용자',
   'sheet.col.mattress': '매트리스 소재',
   'sheet.col.deviceId': '기기 ID',
   'sheet.col.hostId': '게이트웨이 호스트 ID',

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { areas, beds, caregivers, residents, rooms } from '../../db/schema.ts';
 
@@ -39,5 +39,51 @@ export class DevicePlaceRepository {
   async caregiver(db: Executor, id: number): Promise<PlaceTarget | undefined> {
     const [row] = await db.select({ providerId: caregivers.providerId }).from(caregivers).where(eq(caregivers.id, id));
     return row;
+  }
+
+  /**
+   * A place by its names, as a spreadsheet writes it: "area", "area / floor", "area / floor /
+   * room" or "area / floor / room / bed" of the provider (case-insensitive); undefined when a
+   * name is not found.
+   */
+  async byPath(
+    db: Executor,
+    providerId: number,
+    names: readonly string[],
+  ): Promise<{ areaId?: number; roomId?: number; bunkId?: number } | undefined> {
+    const same = (column: typeof areas.name, name: string) => sql`lower(${column}) = lower(${name})`;
+    const [areaName, floorName, roomName, bedName] = names;
+    if (areaName === undefined || names.length > 4) return undefined;
+    const [area] = await db
+      .select({ id: areas.id })
+      .from(areas)
+      .where(and(eq(areas.providerId, providerId), isNull(areas.parentId), same(areas.name, areaName)));
+    if (!area || floorName === undefined) return area && { areaId: area.id };
+    const [floor] = await db
+      .select({ id: areas.id })
+      .from(areas)
+      .where(and(eq(areas.parentId, area.id), same(areas.name, floorName)));
+    if (!floor || roomName === undefined) return floor && { areaId: floor.id };
+    const [room] = await db
+      .select({ id: rooms.id })
+      .from(rooms)
+      .where(and(eq(rooms.floorId, floor.id), sql`lower(${rooms.name}) = lower(${roomName})`));
+    if (!room || bedName === undefined) return room && { roomId: room.id };
+    const [bed] = await db
+      .select({ id: beds.id })
+      .from(beds)
+      .where(and(eq(beds.roomId, room.id), sql`lower(${beds.name}) = lower(${bedName})`));
+    return bed && { bunkId: bed.id };
+  }
+
+  /** The provider's residents, or caregivers, of a name (case-insensitive), at most two. */
+  async namedPeople(db: Executor, providerId: number, name: string, who: 'resident' | 'caregiver') {
+    const table = who === 'resident' ? residents : caregivers;
+    const rows = await db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.providerId, providerId), sql`lower(${table.name}) = lower(${name})`))
+      .limit(2);
+    return rows.map((r) => r.id);
   }
 }

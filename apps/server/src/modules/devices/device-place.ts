@@ -93,3 +93,34 @@ export const storedPlaceOf = (d: StoredPlace): StoredPlace => ({
   placeResidentId: d.placeResidentId,
   placeCaregiverId: d.placeCaregiverId,
 });
+
+/** The separator of a place's names in a spreadsheet cell ("Main Building / Ground Floor / 102 / A"). */
+export const PLACE_PATH_SEPARATOR = ' / ';
+
+/**
+ * A spreadsheet's place columns as a call's place fields: the path of names of the device's
+ * provider, or the name of who wears it (a resident for a badge, a caregiver for a nurse watch).
+ * A name not found is device.placeNotFound; a person's name shared by two is device.placeAmbiguous.
+ */
+export const placeOfNames = async (
+  tx: Executor,
+  device: { providerId: number; typeCode: number },
+  names: { place?: string | undefined; wornBy?: string | undefined },
+): Promise<DevicePlaceInput> => {
+  const out: DevicePlaceInput = {};
+  if (names.place) {
+    const path = names.place.split('/').map((n) => n.trim());
+    const found = path.every(Boolean) ? await repo.byPath(tx, device.providerId, path) : undefined;
+    if (!found) throw fail('device.placeNotFound');
+    Object.assign(out, found);
+  }
+  if (names.wornBy) {
+    const who = kindOf(device.typeCode) === 'nurse_watch' ? 'caregiver' : 'resident';
+    const ids = await repo.namedPeople(tx, device.providerId, names.wornBy, who);
+    if (ids.length > 1) throw fail('device.placeAmbiguous', { name: names.wornBy });
+    if (!ids[0]) throw fail('device.placeNotFound');
+    if (who === 'caregiver') out.caregiverId = ids[0];
+    else out.userId = ids[0];
+  }
+  return out;
+};

@@ -18,6 +18,7 @@ import { DEVICE_SHEET, HOST_SHEET, INFRARED_SHEET, modelOf, onlineLabel, STOCK_S
 import type { AddRules, DeviceListInput } from './device.service.ts';
 import type { DeviceServices } from './devices.module.ts';
 import type { DeviceRowProblem } from './row-problems.ts';
+import { PLACE_PATH_SEPARATOR } from './device-place.ts';
 
 export interface SheetActor {
   caller: Caller;
@@ -106,12 +107,22 @@ export class DeviceSheetService {
     assertExportable(total);
     const bedPath = (d: DeviceRow) =>
       d.bunkName === null ? null : [d.areaName, d.floorName, d.roomName, d.bunkName].join(' / ');
+    // The place columns as an import reads them back: a bed's own monitor or radar is placed by its bed.
+    const byBed = (d: DeviceRow) => d.kind === 'sleep_monitor' || d.kind === 'fall_radar';
+    const placePath = (d: DeviceRow) =>
+      byBed(d) || !(d.placeKind === 'bed' || d.placeKind === 'room' || d.placeKind === 'area')
+        ? null
+        : [d.areaName, d.floorName, d.roomName, d.placeKind === 'bed' ? d.bunkName : null]
+            .filter((n): n is string => n !== null)
+            .join(PLACE_PATH_SEPARATOR);
+    const wornBy = (d: DeviceRow) =>
+      d.placeKind === 'resident' ? d.userName : d.placeKind === 'caregiver' ? d.caregiverName : null;
     return sheetExport(
       DEVICE_SHEET,
       actor.lang,
       'devices.xlsx',
       rows,
-      (d) => [d.deviceId, modelOf(d.deviceType), d.name, d.commMode, d.remark],
+      (d) => [d.deviceId, modelOf(d.deviceType), d.name, d.commMode, d.remark, placePath(d), wornBy(d)],
       [
         { header: 'sheet.col.online', value: (d) => onlineLabel(actor.lang, d.online) },
         { header: 'sheet.col.bed', value: bedPath },

@@ -16,10 +16,18 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { describeEachDb } from '../../test/db-suites.ts';
 import { notesOf, sheetRows, uploadForm, workbook } from '../spreadsheet/sheet-test-support.ts';
 import { verifyDeviceSecret } from '../gateway/index.ts';
-import { addDevice, deviceWorld, T, type DeviceWorld } from './device-test-support.ts';
+import { addDevice, deviceWorld, loadStock, placeBed, T, type DeviceWorld } from './device-test-support.ts';
 
 type Problems = { problems: { row: number; column: string; reason: string }[] };
-const DEVICE_HEADER = ['Device ID', 'Device type (model or code)', 'Device name', 'Communication mode', 'Remark'];
+const DEVICE_HEADER = [
+  'Device ID',
+  'Device type (model or code)',
+  'Device name',
+  'Communication mode',
+  'Remark',
+  'Place (area / floor / room / bed)',
+  'Worn by',
+];
 
 describeEachDb('device spreadsheets (%s)', (target) => {
   let app: TestApp;
@@ -223,5 +231,74 @@ describeEachDb('device spreadsheets (%s)', (target) => {
     expect(notesOf(await app.download(deviceExcelModel, {}, { token: w.aHome.token }))).toContain(
       'Communication mode: one of Wi-Fi, NB-IoT, 4G, Zigbee, LoRa, Bluetooth LE, Ethernet.',
     );
+  });
+
+  it('imports and exports places: each row’s place by names, refused per row, and the export reads back', async () => {
+    await loadStock(app, w.admin, [
+      { deviceId: 'SHP-DOOR', deviceType: T.door },
+      { deviceId: 'SHP-SOS', deviceType: T.sos },
+      { deviceId: 'SHP-SMK', deviceType: T.smoke },
+      { deviceId: 'SHP-BDG', deviceType: T.badge },
+      { deviceId: 'SHP-X', deviceType: T.sos },
+    ]);
+    await placeBed(app, w.aHome.id, { area: 'Shp Main', room: '102', bed: 'A', resident: 'Edith Warren' });
+    await placeBed(app, w.bGroup.id, { area: 'Shp Foreign', room: '900', bed: 'Z', resident: 'Stranger' });
+    const rows = [
+      ['SHP-DOOR', 'MC-N01', 'Bathroom door', '', '', 'Shp Main / Shp Main F1 / 102'],
+      ['SHP-SOS', 'SOS-N03', '', '', '', 'shp main / shp main f1 / 102 / a'],
+      ['SHP-SMK', 'YG-09N', 'Corridor', '', '', 'Shp Main / Shp Main F1'],
+      ['SHP-BDG', 'A26', '', '', '', '', 'Edith Warren'],
+    ];
+    // Another provider's room, a room that does not exist, a stranger's badge: per-row problems, nothing added.
+    const bad = await upload(
+      deviceBatchAdd,
+      [
+        DEVICE_HEADER,
+        ...rows,
+        ['SHP-X', 'SOS-N03', '', '', '', 'Shp Foreign / Shp Foreign F1 / 900'],
+        ['SHP-X', 'SOS-N03', '', '', '', 'Shp Main / Shp Main F1 / 999'],
+      ],
+      w.aHome.token,
+    );
+    expect(bad.msgKey).toBe('import.rowErrors');
+    expect(problemsOf(bad).map(([row, column]) => [row, column])).toEqual([
+      [6, 'Place (area / floor / room / bed)'],
+      [7, 'Place (area / floor / room / bed)'],
+    ]);
+    const ok = await upload(deviceBatchAdd, [DEVICE_HEADER, ...rows], w.aHome.token);
+    expect(ok.status, ok.msg).toBe(200);
+    const file = await app.download(deviceExportData, { kind: 'security' }, { token: w.aHome.token, lang: 'en-US' });
+    const exported = sheetRows(file).filter((r) => String(r[0]).startsWith('SHP-'));
+    const byId = Object.fromEntries(exported.map((r) => [r[0], [r[5] ?? '', r[6] ?? '']]));
+    expect(byId).toMatchObject({
+      'SHP-DOOR': ['Shp Main / Shp Main F1 / 102', ''],
+      'SHP-SOS': ['Shp Main / Shp Main F1 / 102 / A', ''],
+      'SHP-SMK': ['Shp Main / Shp Main F1', ''],
+    });
+    const wearable = await app.download(deviceExportData, { kind: 'wearable' }, { token: w.aHome.token });
+    const badge = sheetRows(wearable).find((r) => r[0] === 'SHP-BDG');
+    expect(badge?.slice(5, 7)).toEqual(['', 'Edith Warren']);
+    // Round trip: removed, then added back from the exports, each device has its place again.
+    const back = [...exported, ...(badge ? [badge] : [])];
+    for (const [id] of back)
+      await app.call(deviceCalls.deleteDevice, { deviceId: String(id) }, { token: w.aHome.token });
+    const again = await app.call(deviceBatchAdd, uploadForm(workbook([DEVICE_HEADER, ...back])), {
+      token: w.aHome.token,
+    });
+    expect(again.status, again.msg).toBe(200);
+    const listed = await app.call(
+      deviceCalls.getDeviceList,
+      { pageSize: 100, keyWord: 'SHP-' },
+      { token: w.aHome.token },
+    );
+    const places = Object.fromEntries(
+      (listed.data?.rows ?? []).map((d) => [d.deviceId, [d.placeKind, d.roomName, d.bunkName, d.userName]]),
+    );
+    expect(places).toEqual({
+      'SHP-DOOR': ['room', '102', null, null],
+      'SHP-SOS': ['bed', '102', 'A', 'Edith Warren'],
+      'SHP-SMK': ['area', null, null, null],
+      'SHP-BDG': ['resident', '102', 'A', 'Edith Warren'],
+    });
   });
 });

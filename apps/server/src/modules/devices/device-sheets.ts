@@ -68,6 +68,9 @@ export const DEVICE_SHEET = defineSheet({
     name: { header: 'sheet.col.deviceName', required: false, parse: name },
     commMode: { header: 'sheet.col.commMode', required: false, parse: commMode },
     remark: { header: 'sheet.col.remark', required: false, parse: remark },
+    // Its place (decision 0046): a path of names, or who wears it; sleep monitors and radars take neither.
+    place: { header: 'sheet.col.place', required: false, parse: text(200) },
+    wornBy: { header: 'sheet.col.wornBy', required: false, parse: text(64) },
   },
   notes: { deviceType: typeNote(), commMode: commModeNote },
 });

@@ -11,7 +11,7 @@ import {
   type DevicePlaceInput,
   type DeviceKind,
 } from '@vigil/contract';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Db, Executor } from '../../db/database.ts';
 import { transactWithin, type Transactions, type Within } from '../../db/transactions.ts';
@@ -38,7 +38,7 @@ import type { DeviceState } from './device-state.ts';
 import { storedReport, type DeviceStates } from './device-state.service.ts';
 import type { DeviceMoves } from '../gateway/index.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
-import { checkedPlace, namesPlace, samePlace, storedPlaceOf } from './device-place.ts';
+import { checkedPlace, namesPlace, placeOfNames, samePlace, storedPlaceOf } from './device-place.ts';
 import { StockRepository } from './stock.repository.ts';
 import type { RemovalOutcome, TelecomSyncService } from './telecom/telecom-sync.service.ts';
 
@@ -48,7 +48,12 @@ const DEVICE_CONFLICTS = {
 } as const;
 
 /** One device to add: the contract's insertDevice input, optionally under a gateway host. */
-export type DeviceAdd = z.output<typeof DeviceAddInputSchema> & { hostDeviceId?: string | undefined };
+export type DeviceAdd = z.output<typeof DeviceAddInputSchema> & {
+  hostDeviceId?: string | undefined;
+  /** A spreadsheet's place columns: a path of names, and who wears it (decision 0046). */
+  place?: string | undefined;
+  wornBy?: string | undefined;
+};
 
 export interface AddRules {
   /** Kinds the call accepts (addHost: gateway hosts); another kind is a type mismatch. */
@@ -86,6 +91,7 @@ const FIELD_OF: Partial<Record<string, string>> = {
   'device.placedByBed': 'place',
   'device.placeWorn': 'place',
   'device.placeNotWorn': 'place',
+  'device.placeAmbiguous': 'wornBy',
 };
 
 /** Marks a batch with problems for rollback of its savepoint. */
@@ -328,7 +334,9 @@ export class DeviceService {
         throw fail('device.gatewayFull', { max: CONSTANTS.maxSubDevicesPerGateway });
       }
     }
-    const place = await checkedPlace(tx, { providerId, typeCode: stock.typeCode }, input);
+    const device = { providerId, typeCode: stock.typeCode };
+    const named = input.place || input.wornBy ? await placeOfNames(tx, device, input) : {};
+    const place = await checkedPlace(tx, device, { ...input, ...named });
     const now = this.clock.now();
     let row: DeviceRecord;
     try {
@@ -384,6 +392,8 @@ export class DeviceService {
     let added = 0;
     const schema = DeviceAddInputSchema.extend({
       hostDeviceId: DeviceAddInputSchema.shape.deviceId.optional(),
+      place: z.string().trim().max(200).optional(),
+      wornBy: z.string().trim().max(64).optional(),
     });
     try {
       // The batch's moves are announced only if the whole batch holds.
@@ -402,7 +412,10 @@ export class DeviceService {
             added++;
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
-            problems.push({ index, field: FIELD_OF[error.key] ?? 'deviceId', key: error.key, params: error.params });
+            // A place refused because of who wears it is a problem of that column.
+            const worn = error.key.startsWith('device.place') && parsed.data.wornBy && !parsed.data.place;
+            const field = worn ? 'wornBy' : (FIELD_OF[error.key] ?? 'deviceId');
+            problems.push({ index, field, key: error.key, params: error.params });
           }
         }
         if (problems.length) throw new BatchRefused();

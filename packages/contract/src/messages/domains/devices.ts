@@ -35,6 +35,8 @@ export const deviceMessages = defineMessages(
     'device.placeWorn':
       'A badge is worn by a resident and a nurse watch by a caregiver: choose the person, not a room or area.',
     'device.placeNotWorn': 'Only badges (a resident) and nurse watches (a caregiver) are worn by a person.',
+    'device.placeAmbiguous':
+      'More than one resident or caregiver is named “{name}”: set this device’s place in the device list instead.',
     'device.notGateway': 'This device is not a gateway host.',
     'device.notSubDeviceType': 'This type of device cannot be paired with a gateway host.',
     'device.notGatewayDevice': 'Only gateway hosts and their sub-devices can be handled here.',
@@ -116,6 +118,7 @@ export const deviceMessages = defineMessages(
     'device.placedByBed': '睡眠监测仪和跌倒雷达通过在地址管理中绑定床位来确定位置。',
     'device.placeWorn': '胸牌由长者佩戴，护士手表由护理员佩戴：请选择人员，而不是房间或区域。',
     'device.placeNotWorn': '只有胸牌（长者）和护士手表（护理员）由人员佩戴。',
+    'device.placeAmbiguous': '有多位长者或护理员名为“{name}”，请在设备列表中设置该设备的位置。',
     'device.notGateway': '该设备不是网关主机。',
     'device.notSubDeviceType': '该类型的设备不能挂接到网关主机下。',
     'device.notGatewayDevice': '此处只能操作网关主机及其子设备。',
