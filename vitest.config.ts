@@ -58,8 +58,12 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One browser and one server at a time, after the unit tests so they do not compete for the CPU.
-          fileParallelism: false,
+          // In CI a browser test that failed runs once more: a page on a loaded two-core machine
+          // can miss a wait by a moment. A failure that repeats fails the run.
+          retry: process.env.CI ? 1 : 0,
+          // After the unit tests, two files at a time: a browser test mostly waits for the page, and
+          // one at a time left a core idle for 18 minutes of CI. Each file has its own server
+          // (PGlite, a free port) and browser.
           sequence: { groupOrder: 1 },
         },
       },

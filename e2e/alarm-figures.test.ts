@@ -9,6 +9,7 @@ import { parseDeviceCounts, planFleet, provisionFleet, secretsFor } from '../app
 import { launchBrowser, openSession, settled, signIn, stillScreenshot, type UiLanguage } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { apiLogin, createProvider, startServer, type E2eServer, type Login } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('alarm figures');
 
@@ -39,7 +40,7 @@ const alarmLogText = (language: UiLanguage, key: string): string => {
   if (value === undefined) throw new Error(`no ${key} in alarm-log/${language}.json`);
   return value;
 };
-const CASES = (['zh-CN', 'en-US'] as const).flatMap((language) => [1440, 390].map((width) => ({ language, width })));
+const CASES = SCREENS;
 
 describe.skipIf(!hasChromium)('alarms that say what and how much (browser)', () => {
   let server: E2eServer;

@@ -3,17 +3,10 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../apps/server/src/modules/gateway/index.ts';
 import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
-import {
-  launchBrowser,
-  openSession,
-  settled,
-  signIn,
-  stillScreenshot,
-  text,
-  type UiLanguage,
-} from './support/browser.ts';
+import { launchBrowser, openSession, settled, signIn, stillScreenshot, text } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { apiLogin, startServer, type E2eServer } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('device state');
 
@@ -120,29 +113,27 @@ describe.skipIf(!hasChromium)('one device state on every screen (browser)', () =
     return seen;
   };
 
-  for (const language of ['zh-CN', 'en-US'] as UiLanguage[]) {
-    for (const width of [1440, 390]) {
-      it(`shows each monitor alike on the bed list, the device list and its resident's page (${language}, ${width} px)`, async () => {
-        const { page, context, problems } = await openSession(browser, server, { language });
-        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-        await signIn(page, demo.login ?? { userName: '', password: '' });
-        const shot = (name: string) => stillScreenshot(page, `device-state-${name}-${language}-${width}`);
-        // A monitor may start measuring (its resident lies down) between two screens: read again then.
-        let seen = await readScreens(page, shot);
-        for (let attempt = 0; attempt < 2 && JSON.stringify(seen.beds) !== JSON.stringify(seen.resident); attempt++) {
-          seen = await readScreens(page, shot);
-        }
-        const online = text(language, 'deviceState.online');
-        const atBed = text(language, 'deviceState.install.bed');
-        for (const m of monitors) {
-          expect(seen.devices[m.deviceId], m.deviceId).toEqual(seen.beds[m.deviceId]);
-          expect(seen.resident[m.deviceId], m.deviceId).toEqual(seen.beds[m.deviceId]);
-          // Streaming from its bed: online and installed there, whatever its sensor says.
-          expect(seen.beds[m.deviceId]?.slice(0, 2), m.deviceId).toEqual([online, atBed]);
-        }
-        expect(problems).toEqual([]);
-        await context.close();
-      }, 180_000);
-    }
+  for (const { language, width } of SCREENS) {
+    it(`shows each monitor alike on the bed list, the device list and its resident's page (${language}, ${width} px)`, async () => {
+      const { page, context, problems } = await openSession(browser, server, { language });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await signIn(page, demo.login ?? { userName: '', password: '' });
+      const shot = (name: string) => stillScreenshot(page, `device-state-${name}-${language}-${width}`);
+      // A monitor may start measuring (its resident lies down) between two screens: read again then.
+      let seen = await readScreens(page, shot);
+      for (let attempt = 0; attempt < 2 && JSON.stringify(seen.beds) !== JSON.stringify(seen.resident); attempt++) {
+        seen = await readScreens(page, shot);
+      }
+      const online = text(language, 'deviceState.online');
+      const atBed = text(language, 'deviceState.install.bed');
+      for (const m of monitors) {
+        expect(seen.devices[m.deviceId], m.deviceId).toEqual(seen.beds[m.deviceId]);
+        expect(seen.resident[m.deviceId], m.deviceId).toEqual(seen.beds[m.deviceId]);
+        // Streaming from its bed: online and installed there, whatever its sensor says.
+        expect(seen.beds[m.deviceId]?.slice(0, 2), m.deviceId).toEqual([online, atBed]);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 180_000);
   }
 });

@@ -7,9 +7,10 @@ import { EmbeddedBroker } from '../apps/server/src/modules/gateway/testing.ts';
 import { defaultBedRules } from '../apps/server/src/modules/alarms/bed-alarm-settings.service.ts';
 import { linkBed, placeBed } from '../apps/server/src/modules/devices/device-test-support.ts';
 import { parseDeviceCounts, planFleet, provisionFleet, secretsFor } from '../apps/simulator/src/index.ts';
-import { launchBrowser, openSession, settled, signIn, stillScreenshot, type UiLanguage } from './support/browser.ts';
+import { launchBrowser, openSession, settled, signIn, stillScreenshot } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { apiLogin, createProvider, startServer, type E2eServer, type Login } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('live charts');
 
@@ -134,25 +135,23 @@ describe.skipIf(!hasChromium)('live charts (browser)', () => {
     await server?.close();
   });
 
-  for (const language of ['en-US', 'zh-CN'] as UiLanguage[]) {
-    for (const width of [1440, 390]) {
-      it(`draws the hour and the live samples within clinical ranges, limits and alarms (${language}, ${width} px)`, async () => {
-        sample = { hr: 68, rr: 15 };
-        const { page, context, problems } = await openSession(browser, server, { language });
-        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-        await signIn(page, home);
-        await page.goto(`/realMonitor/resident?userId=${residentId}`);
-        await settled(page);
-        await page.getByTestId('heart-rate-chart').locator('canvas').first().waitFor();
-        await page.getByTestId('breath-rate-chart').locator('canvas').first().waitFor();
-        // A few live seconds, then the monitor measures nothing (0) at the live edge.
-        await page.waitForTimeout(4_000);
-        sample = { hr: 0, rr: 0 };
-        await page.waitForTimeout(3_000);
-        await stillScreenshot(page, `live-charts-${language}-${width}`);
-        expect(problems).toEqual([]);
-        await context.close();
-      }, 120_000);
-    }
+  for (const { language, width } of SCREENS) {
+    it(`draws the hour and the live samples within clinical ranges, limits and alarms (${language}, ${width} px)`, async () => {
+      sample = { hr: 68, rr: 15 };
+      const { page, context, problems } = await openSession(browser, server, { language });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await signIn(page, home);
+      await page.goto(`/realMonitor/resident?userId=${residentId}`);
+      await settled(page);
+      await page.getByTestId('heart-rate-chart').locator('canvas').first().waitFor();
+      await page.getByTestId('breath-rate-chart').locator('canvas').first().waitFor();
+      // A few live seconds, then the monitor measures nothing (0) at the live edge.
+      await page.waitForTimeout(4_000);
+      sample = { hr: 0, rr: 0 };
+      await page.waitForTimeout(3_000);
+      await stillScreenshot(page, `live-charts-${language}-${width}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 120_000);
   }
 });

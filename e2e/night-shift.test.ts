@@ -14,6 +14,7 @@ import {
 } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { apiLogin, createProvider, startServer, stockDevices, type E2eServer, type Login } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('night shift');
 
@@ -34,13 +35,7 @@ const DEVICE_SCREENS = [
   { name: 'hostDevice', path: '/deviceManage/hostDevice', table: 'host-table', device: HOST },
 ] as const;
 
-const VIEWPORTS = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-const CASES = (['zh-CN', 'en-US'] as const).flatMap((language) =>
-  VIEWPORTS.map((viewport) => ({ language, viewport, width: viewport.width })),
-);
+const CASES = SCREENS;
 
 const isMobile = (page: Page): boolean => (page.viewportSize()?.width ?? 1440) < 992;
 

@@ -13,10 +13,10 @@ import {
   signIn,
   stillScreenshot,
   text,
-  type UiLanguage,
 } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { apiLogin, startServer, type E2eServer } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('phone layout');
 
@@ -53,13 +53,7 @@ const widthOf = (page: Page): Promise<Width> =>
     return { page: document.documentElement.scrollWidth, window: window.innerWidth, scrollers };
   });
 
-const VIEWPORTS = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-const CASES = (['zh-CN', 'en-US'] as UiLanguage[]).flatMap((language) =>
-  VIEWPORTS.map((viewport) => ({ language, viewport, width: viewport.width })),
-);
+const CASES = SCREENS;
 
 describe.skipIf(!hasChromium)('a console on a phone and a desktop (browser)', () => {
   let server: E2eServer;

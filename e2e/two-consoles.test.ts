@@ -25,6 +25,7 @@ import {
 } from './support/browser.ts';
 import { hasChromium, warnWhenNoChromium } from './support/chromium.ts';
 import { createProvider, startServer, type E2eServer, type Login } from './support/server.ts';
+import { SCREENS } from './support/screens.ts';
 
 warnWhenNoChromium('two consoles');
 
@@ -37,12 +38,7 @@ warnWhenNoChromium('two consoles');
 const PASSWORD = 'Care#Home2026';
 const CAREGIVER = 'Chen Jing';
 const MONITOR = '/realMonitor/index';
-const CASES = (['zh-CN', 'en-US'] as const).flatMap((language) =>
-  [
-    { width: 1440, height: 900 },
-    { width: 390, height: 844 },
-  ].map((viewport) => ({ language, viewport })),
-);
+const CASES = SCREENS;
 
 /** A text of the alarm log's own namespace (features/alarm-log/locales), its {{values}} filled. */
 const logText = (language: UiLanguage, key: string, values: Record<string, string | number> = {}): string => {

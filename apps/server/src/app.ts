@@ -379,6 +379,9 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
       // Shown, not required: every instance shares the one Redis, and a load balancer that took them
       // all out for it would silence every console; each instance's own consoles keep their alarms.
       relay: relay ? (relay.up ? 'connected' : 'down') : 'off',
+      // Shown, not required, for the same reason: while down, each instance judges the duration
+      // alarms (BREATH_STOP, LEAVE_BED, …) on the samples it receives (decision 0039).
+      spells: services.alarms.spellLedger ? (services.alarms.spellLedger.up ? 'shared' : 'down') : 'off',
     });
   });
   registerMetricsRoute(app, metrics, deps.config.metrics.token);

@@ -180,6 +180,11 @@ export class RedisSpellLedger implements SpellLedger {
     await this.redis.quit().catch(() => undefined);
   }
 
+  /** Answering: duration alarms are judged on every instance's samples together (for /readyz). */
+  get up(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   async apply(deviceId: string, sample: SpellSample): Promise<MergedSample> {
     const verdicts = sample.verdicts.map((v) => VERDICT_LETTER[v]).join('');
     const answer = await this.scripts.vigilSpellApplyBuffer(

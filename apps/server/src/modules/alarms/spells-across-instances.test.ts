@@ -128,6 +128,13 @@ describe.skipIf(missing.length > 0)(
       await testDb?.close();
     }, 120_000);
 
+    it('says on /readyz that duration alarms are judged on shared spells', async () => {
+      for (const app of apps) {
+        const ready = await app.app.inject({ url: '/readyz' });
+        expect(ready.json()).toMatchObject({ spells: 'shared' });
+      }
+    });
+
     it('30 s of breathing stop raise BREATH_STOP once, whichever instance counts; breathing again releases it', async () => {
       await samples(3, NORMAL);
       const start = clock.now().getTime() + 1000;
