@@ -22,6 +22,7 @@ import { DeviceSummary } from './DeviceSummary.tsx';
 import { DeviceTransfer } from './DeviceTransfer.tsx';
 import { InitSensorDialog } from './InitSensorDialog.tsx';
 import { IntervalDialog } from './IntervalDialog.tsx';
+import { PlaceFilter } from './PlaceFilter.tsx';
 import { SyncAllButton } from './SyncAllButton.tsx';
 import { useDeviceActions } from './useDeviceActions.ts';
 import { useDeviceTypes } from './useDeviceTypes.ts';
@@ -144,6 +145,7 @@ export const DeviceList = (props: { group: DeviceGroup }) => {
             onChange={(providerId?: number) => filter({ providerId })}
           />
         )}
+        <PlaceFilter unplaced data-testid="device-filter-place" onChange={filter} />
         <Button type="primary" data-testid="device-register" onClick={() => setDialog({ kind: 'register' })}>
           {t('action.register')}
         </Button>

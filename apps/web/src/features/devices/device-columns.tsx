@@ -8,6 +8,7 @@ import { batteryFigure, DeviceStateTags, OnlineTag, signalFigure, signalHeader }
 import type { CardField, CardLayout } from '../../shared/ui/ResponsiveTable.tsx';
 import type { DeviceGroup, DeviceRow } from './device-model.ts';
 import { placeOf, shortTime } from './device-labels.ts';
+import { placeLines } from './device-place.ts';
 
 const dash = '—';
 
@@ -87,6 +88,25 @@ const upgradeLine = (row: DeviceRow, t: TFunction): ReactNode => {
   );
 };
 
+/** Where a device is (decision 0046): "Room 102 · A", a floor, its wearer — or "Place not set", muted. */
+export const PlaceCell = ({ row, t, withHost }: { row: DeviceRow; t: TFunction; withHost?: boolean }) => {
+  const place = placeLines(t, row);
+  const host = withHost && row.hostDeviceId ? secondary(t('place.viaHost', { host: row.hostDeviceId })) : null;
+  return lines(
+    place ? <span key="p">{place.main}</span> : <span key="p">{secondary(t('place.notSet'))}</span>,
+    place?.sub ? <span key="s">{secondary(place.sub)}</span> : null,
+    host ? <span key="h">{host}</span> : null,
+  );
+};
+
+/** The place column of the security, wearable and gateway lists. */
+export const placeColumn = <T extends DeviceRow>(t: TFunction, withHost = false): ColumnsType<T>[number] => ({
+  title: t('field.placeAny'),
+  key: 'devicePlace',
+  width: WIDTH.place,
+  render: (_, row) => <PlaceCell row={row} t={t} withHost={withHost} />,
+});
+
 export interface DeviceColumnOptions {
   t: TFunction;
   group: DeviceGroup;
@@ -123,15 +143,9 @@ export const deviceColumns = (o: DeviceColumnOptions): ColumnsType<DeviceRow> =>
           },
         ]
       : group === 'security'
-        ? [
-            {
-              title: t('field.host'),
-              dataIndex: 'hostDeviceId',
-              width: WIDTH.host,
-              render: (v: string | null) => v ?? dash,
-            },
-          ]
-        : [];
+        ? // The gateway host goes under the place: one column fewer keeps the table within 1440 px.
+          [placeColumn<DeviceRow>(t, true)]
+        : [placeColumn<DeviceRow>(t)];
   const columns: ColumnsType<DeviceRow> = [
     {
       // The device's name goes under its ID: one column fewer keeps the table within 1440 px.
@@ -251,7 +265,7 @@ export const DeviceHeading = ({ deviceId, name }: { deviceId: string; name: stri
 
 /**
  * A device as a card on a phone: its ID, its state (online, installed, paired, sensor), its type,
- * where it is (bed and resident, or gateway host), how it connects, then the rest.
+ * where it is (bed and resident, or its place and gateway host), how it connects, then the rest.
  */
 export const deviceCards = (t: TFunction, group: DeviceGroup, showProvider: boolean): CardLayout<DeviceRow> => ({
   title: (row) => <DeviceHeading deviceId={row.deviceId} name={row.name} />,
@@ -259,7 +273,7 @@ export const deviceCards = (t: TFunction, group: DeviceGroup, showProvider: bool
   fields: [
     'model',
     ...(showProvider ? ['providerName'] : []),
-    ...(group === 'sleep' || group === 'fall' ? ['place'] : group === 'security' ? ['hostDeviceId'] : []),
+    ...(group === 'sleep' || group === 'fall' ? ['place'] : ['devicePlace']),
     connectionField<DeviceRow>(t),
     'versions',
     'signal',

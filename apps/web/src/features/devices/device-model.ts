@@ -25,6 +25,10 @@ export interface DeviceFilters {
   online?: boolean;
   deviceType?: number;
   providerId?: number;
+  /** A room (or a bed of it), a floor or area (its rooms included), or only devices placed or not. */
+  roomId?: number;
+  areaId?: number;
+  placed?: boolean;
 }
 
 export type DeviceTypeOption = EndpointResult<typeof deviceTypes>[number];

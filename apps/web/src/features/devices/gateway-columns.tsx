@@ -11,6 +11,7 @@ import {
   connectionField,
   DeviceHeading,
   PendingTags,
+  placeColumn,
   signalTitle,
   WIDTH,
 } from './device-columns.tsx';
@@ -73,6 +74,7 @@ export const hostColumns = (o: {
     },
     { title: t('field.model'), dataIndex: 'model', width: HOST_WIDTH.model },
     ...(o.showProvider ? [{ title: t('field.provider'), dataIndex: 'providerName', width: WIDTH.provider }] : []),
+    placeColumn<GatewayHostRow>(t),
     { title: t('field.online'), key: 'online', width: WIDTH.online, render: (_, row) => state(t, row) },
     {
       title: t('field.versions'),
@@ -161,6 +163,7 @@ export const hostCards = (t: TFunction, showProvider: boolean): CardLayout<Gatew
   fields: [
     'model',
     ...(showProvider ? ['providerName'] : []),
+    'devicePlace',
     connectionField<GatewayHostRow>(t),
     'versions',
     'signal',
