@@ -202,6 +202,44 @@ describe('Alarm log (/alarm-log/alarmIndex)', () => {
     );
   });
 
+  it('narrows to a room or a floor with the place filter (issue 27)', async () => {
+    fake.routes.set('/userBunk/getConfiguration', () => ({
+      data: {
+        mattresses: [],
+        deviceTypes: [],
+        areas: [
+          {
+            id: 20,
+            name: 'Building A',
+            providerId: 7,
+            floors: [{ id: 21, name: 'Floor 1', rooms: [{ id: 11, name: '102', beds: [] }] }],
+          },
+        ],
+      },
+    }));
+    await show();
+    const pick = async (labels: string[]) => {
+      const filter = screen.getByTestId('alarm-filter-place');
+      fireEvent.mouseDown(filter.querySelector('input') ?? filter);
+      for (const label of labels) {
+        const item = await waitFor(() => {
+          const found = [...document.querySelectorAll<HTMLElement>('.ant-cascader-menu-item')]
+            .reverse()
+            .find((i) => i.textContent === label);
+          if (!found) throw new Error(`no ${label}`);
+          return found;
+        });
+        fireEvent.click(item);
+      }
+    };
+    await pick(['Building A', 'Floor 1', '102']);
+    await waitFor(() => expect(lastJson(fake, PENDING)).toMatchObject({ roomId: 11 }));
+    expect(lastJson(fake, PENDING)).not.toHaveProperty('areaId');
+    await pick(['Building A', 'Floor 1']);
+    await waitFor(() => expect(lastJson(fake, PENDING)).toMatchObject({ areaId: 21 }));
+    expect(lastJson(fake, PENDING)).not.toHaveProperty('roomId');
+  });
+
   it('handles an alarm with a reason, a result and details, then refreshes the lists and the bell', async () => {
     fake.routes.set(RELIEVE, () => ({ data: { ...FALL, isRelieve: true, releaseKind: 1, relieveReason: 'CHECKED' } }));
     await show();

@@ -2,6 +2,7 @@ import { ALARM_TYPES, alarmExport, FRAME_TOUCHES, type AlarmRecord, type AlarmTy
 import { useQueryClient } from '@tanstack/react-query';
 import { reloadCalls } from '../../shared/api/use-call.ts';
 import { Input, Select, Space, Tabs, Typography } from 'antd';
+import { PlaceFilter } from '../devices/PlaceFilter.tsx';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentProvider } from '../../shared/session/session-store.ts';
@@ -36,7 +37,9 @@ const AlarmLogPage = () => {
     filters.period !== DEFAULT_PERIOD ||
     filters.keyWord !== undefined ||
     filters.alertType !== undefined ||
-    filters.alertLevel !== undefined;
+    filters.alertLevel !== undefined ||
+    filters.roomId !== undefined ||
+    filters.areaId !== undefined;
   const clearFilters = () => {
     setFilterInputs((n) => n + 1);
     setFilters(INITIAL);
@@ -97,6 +100,7 @@ const AlarmLogPage = () => {
           options={([1, 2] as const).map((level) => ({ value: level, label: t(`levelOption.${level}`) }))}
           onChange={(alertLevel?: 1 | 2) => filter({ alertLevel })}
         />
+        <PlaceFilter data-testid="alarm-filter-place" onChange={({ roomId, areaId }) => filter({ roomId, areaId })} />
         <ExportButton
           call={alarmExport}
           input={{ ...listFilters(filters), deal: tab === 'pending' ? 'pending' : 'processed' }}

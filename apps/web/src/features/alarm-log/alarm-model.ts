@@ -25,6 +25,9 @@ export interface AlarmFilters {
   keyWord?: string;
   alertType?: AlarmType;
   alertLevel?: 1 | 2;
+  /** Raised in this room, or in this floor or area (decision 0046). */
+  roomId?: number;
+  areaId?: number;
 }
 
 export interface AlarmSort {

@@ -282,6 +282,49 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     );
   });
 
+  it('shows the devices of a chosen room, placed in it, at its beds or worn by its residents (issue 27)', async () => {
+    serve({
+      '/device/getDeviceList': (body) =>
+        okFor(getDeviceList, {
+          rows:
+            body.roomId === 5
+              ? [
+                  device({
+                    id: 7,
+                    deviceId: 'DOOR-0007',
+                    deviceType: 20995,
+                    model: 'MC-N01',
+                    kind: 'door_magnet',
+                    group: 'security',
+                    name: 'Bathroom door',
+                    placeKind: 'room',
+                    bunkId: null,
+                    bunkName: null,
+                    userId: null,
+                    userName: null,
+                  }),
+                  device({ id: 8, deviceId: 'SOS-0008', kind: 'emergency_button', placeKind: 'bed', bunkName: 'A' }),
+                ]
+              : [],
+          total: body.roomId === 5 ? 2 : 0,
+          pageNum: 1,
+          pageSize: 100,
+        }),
+    });
+    signInAs('TWO_ROLE');
+    await open();
+    expect(screen.queryByTestId('room-devices')).toBeNull();
+    fireEvent.click(screen.getByTestId('node-room:5'));
+    const card = await screen.findByTestId('room-devices');
+    await within(card).findByText('DOOR-0007');
+    expect(server.last('/device/getDeviceList')).toMatchObject({ roomId: 5 });
+    const door = within(card).getByText('DOOR-0007').closest('tr') as HTMLElement;
+    expect(within(door).getByText('Door/window sensor')).toBeInTheDocument();
+    expect(within(door).getByText('In the room')).toBeInTheDocument();
+    const sos = within(card).getByText('SOS-0008').closest('tr') as HTMLElement;
+    expect(within(sos).getByText('A')).toBeInTheDocument();
+  });
+
   it('adds rooms from a comma-separated list, checking names first and showing every name the server refuses', async () => {
     signInAs('TWO_ROLE');
     serve({

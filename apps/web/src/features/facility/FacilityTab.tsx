@@ -8,6 +8,7 @@ import { ListError, StaleNotice } from '../../shared/ui/list-state.tsx';
 import { AddBedsDialog } from './beds/AddBedsDialog.tsx';
 import { BedPanel } from './beds/BedPanel.tsx';
 import { BedSummary } from './beds/BedSummary.tsx';
+import { RoomDevices } from './beds/RoomDevices.tsx';
 import { AreaDialog } from './places/AreaDialog.tsx';
 import { FacilityTree } from './places/FacilityTree.tsx';
 import type { PlaceAction, PlaceDialog } from './places/place-actions.ts';
@@ -108,6 +109,7 @@ export const FacilityTab = ({ platform }: { platform: boolean }) => {
             onAction={act}
             onChanged={refresh}
           />
+          {selection?.level === 'room' && <RoomDevices roomId={selection.room.id} />}
         </Col>
       </Row>
       {dialog?.kind === 'addBeds' && <AddBedsDialog mode={dialog} onClose={() => setDialog(null)} onSaved={saved} />}
