@@ -8,6 +8,8 @@ import { api } from '../../shared/api/client.ts';
 import { HANDLE_PARAM } from '../../shared/live/alarm-links.ts';
 import { useLiveAlarms } from '../../shared/live/LiveAlarms.tsx';
 import { AlarmCard } from './AlarmCard.tsx';
+import { RoomAlarms } from './RoomAlarms.tsx';
+import { groupByRoom } from './room-groups.ts';
 import { FocusResidents } from './FocusResidents.tsx';
 import { ScreenTitle } from '../../shared/ui/ScreenTitle.tsx';
 
@@ -66,12 +68,22 @@ const RealMonitorPage = () => {
               <section key={level} data-testid={`alarms-level${level}`} style={{ marginBottom: 24 }}>
                 <Typography.Title level={5}>{t(`section.level${level}`, { count: alarms.length })}</Typography.Title>
                 <Row gutter={[12, 12]}>
-                  {alarms.map((alarm) => (
-                    // Level 1 cards are the larger ones: fewer to a row (decision 0036).
-                    <Col key={alarm.id} {...(level === 1 ? LEVEL1_COLUMNS : LEVEL2_COLUMNS)}>
-                      <AlarmCard alarm={alarm} onHandle={() => setHandling(alarm)} />
-                    </Col>
-                  ))}
+                  {groupByRoom(alarms).map((entry) =>
+                    entry.kind === 'alarm' ? (
+                      // Level 1 cards are the larger ones: fewer to a row (decision 0036).
+                      <Col key={entry.alarm.id} {...(level === 1 ? LEVEL1_COLUMNS : LEVEL2_COLUMNS)}>
+                        <AlarmCard alarm={entry.alarm} onHandle={() => setHandling(entry.alarm)} />
+                      </Col>
+                    ) : (
+                      <Col key={entry.key} span={24}>
+                        <RoomAlarms
+                          entry={entry}
+                          columns={level === 1 ? LEVEL1_COLUMNS : LEVEL2_COLUMNS}
+                          onHandle={setHandling}
+                        />
+                      </Col>
+                    ),
+                  )}
                 </Row>
               </section>
             ),
