@@ -24,7 +24,9 @@ import { parseArgs } from 'node:util';
 import { hasMosquitto } from '../../apps/server/src/test/private-mosquitto.ts';
 import { Stage } from './stage.ts';
 import { hasHaproxy } from '../../scripts/cluster/balancer.ts';
-import { drift, isFlat, MetricsSampler, type Drift } from './sampler.ts';
+import { drift, isFlat, MetricsSampler, series, type Drift } from './sampler.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 import { judge, passes, type Verdict } from './verdict.ts';
 
 const DRILLS = ['broker-restart', 'database-outage', 'redis-outage', 'split-traffic', 'kill-instance', 'soak'] as const;
@@ -166,6 +168,19 @@ if (verdict) {
   ];
   console.log(`\n## drill ${drill}\n`);
   for (const [what, value] of rows) console.log(`${what.padEnd(40)} ${value}`);
+  if (drill === 'soak') {
+    console.log('\nper 5 minutes (medians):');
+    const round = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
+    for (const s of series(sampler.samples, 5 * 60_000))
+      console.log(
+        `  instance ${s.instance}: RSS ${round(s.rssMb)} MB; heap ${round(s.heapMb)} MB; loop p99 ${round(s.loopP99Ms)} ms`,
+      );
+    // Every reading, for a closer look (bench/results is not committed).
+    const file = path.join('bench/results', `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ devices, minutes, samples: sampler.samples }, null, 1));
+    console.log(`  every reading: ${file}`);
+  }
   const recovered = killedRecovery.every((ms) => ms <= RECOVERY_LIMIT_MS);
   const flat = drill !== 'soak' || (drifts.length > 0 && drifts.every(isFlat));
   const ok = passes(v) && recovered && flat;

@@ -88,6 +88,30 @@ export const drift = (samples: readonly Sample[], spanMs: number): Drift[] => {
   });
 };
 
+/**
+ * Each instance's medians per `spanMs` from its first sample: the shape of a long run, so growth
+ * that levels off (a warm-up) can be told from growth that goes on (a leak).
+ */
+export const series = (
+  samples: readonly Sample[],
+  spanMs: number,
+): { instance: number; rssMb: number[]; heapMb: number[]; loopP99Ms: number[] }[] => {
+  const instances = [...new Set(samples.map((s) => s.instance))].sort();
+  return instances.map((instance) => {
+    const own = samples.filter((s) => s.instance === instance);
+    const start = own[0]?.at ?? 0;
+    const buckets: Sample[][] = [];
+    for (const s of own) (buckets[Math.floor((s.at - start) / spanMs)] ??= []).push(s);
+    const full = buckets.filter((b) => b.length);
+    return {
+      instance,
+      rssMb: full.map((b) => median(b.map((s) => s.rssMb))),
+      heapMb: full.map((b) => median(b.map((s) => s.heapMb))),
+      loopP99Ms: full.map((b) => median(b.map((s) => s.loopP99Ms))),
+    };
+  });
+};
+
 /** Flat: resident memory and heap grew at most 15 %, event-loop p99 at most doubled (or stays under 50 ms). */
 export const isFlat = (d: Drift): boolean =>
   d.rssLastMb <= d.rssFirstMb * 1.15 &&
