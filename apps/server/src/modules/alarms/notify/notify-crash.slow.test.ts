@@ -28,8 +28,9 @@ interface AlarmRow {
 /**
  * Issue 21, hole 1, with a real crash: the server (npm start's entry, on PostgreSQL) is killed
  * with SIGKILL while a level 1 and a level 2 alarm are on their way and the reading of their
- * receivers is held up (the test holds an exclusive lock on `caregiver`, so the statement the
- * planning waits on has not written anything: a held-up INSERT would still commit after the kill).
+ * notification rows is held up (the test holds an exclusive lock on `alarm_notification`; the
+ * alarm's transaction has more to write after that INSERT, so once the lock goes the server's
+ * dead connection ends it uncommitted).
  * When the rows were planned after the commit, the alarms were committed and published by then
  * and came back from the restart without any notification; planned in the alarm's own
  * transaction, the crash takes the uncommitted alarm with it, the devices (never acknowledged)
@@ -92,10 +93,11 @@ describeOnDb('postgres', 'kill -9 between an alarm and its notifications (%s)', 
           [RADARS.map((r) => r.deviceId)],
         )
       ).rows;
-    // Planning notifications reads the receivers' phones: it waits for this lock.
+    // Planning writes the notification rows: it waits for this lock. (Not the caregivers' table:
+    // the device directory reads it too since devices have places, before the alarm is decided.)
     const blocker = await session();
     await blocker.query('begin');
-    await blocker.query('lock table caregiver in access exclusive mode');
+    await blocker.query('lock table alarm_notification in access exclusive mode');
 
     const connect = (r: (typeof RADARS)[number]) =>
       connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
@@ -127,7 +129,7 @@ describeOnDb('postgres', 'kill -9 between an alarm and its notifications (%s)', 
           await look.query<{ n: string }>(
             `select count(*) as n from pg_stat_activity
               where datname = current_database() and wait_event_type = 'Lock'
-                and query ilike '%from "caregiver"%'`,
+                and query ilike 'insert into "alarm_notification"%'`,
           )
         ).rows[0]?.n !== '0',
       { what: 'the planning waiting', timeoutMs: 30_000 },
