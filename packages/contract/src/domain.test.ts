@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertNursing } from './calls/caregivers.ts';
-import { normalisePhone, RESIDENT_LIMITS } from './domain.ts';
+import { isNumberedRoom, normalisePhone, RESIDENT_LIMITS } from './domain.ts';
 
 describe('normalisePhone (caregivers, emergency contacts, relatives’ logins)', () => {
   it.each([
@@ -40,5 +40,12 @@ describe('limits', () => {
     const over = request(limit + 1);
     expect(over.success).toBe(false);
     expect(over.error?.issues[0]?.message).toBe('caregiver.residentLimit');
+  });
+});
+
+describe('isNumberedRoom (alarm texts, speech and the console say "Room 102")', () => {
+  it('takes a room named by a number as one, and a name of its own as itself', () => {
+    expect(['102', '102A', '2-05', '7'].map(isNumberedRoom)).toEqual([true, true, true, true]);
+    expect(['Lounge', 'A102', '', 'Room 102'].map(isNumberedRoom)).toEqual([false, false, false, false]);
   });
 });

@@ -78,6 +78,11 @@ export const SLEEP_SENSITIVITIES = ['low', 'medium', 'high'] as const;
 export const PLACE_NAME_MAX = 32;
 /** Most names one batch add accepts. */
 export const PLACE_BATCH_MAX = 200;
+/**
+ * A room named by a number ("102", "102A", "2-05") is said "Room 102"; a room with a name of its
+ * own ("Lounge") keeps it. One rule for alarm texts, speech and every screen.
+ */
+export const isNumberedRoom = (name: string): boolean => /^[0-9][0-9A-Za-z-]*$/.test(name);
 /** Mattress materials of a bed. */
 export const MATTRESSES = ['sponge', 'spring', 'latex'] as const;
 export type Mattress = (typeof MATTRESSES)[number];

@@ -2,6 +2,7 @@ import {
   ALARM_SOURCE,
   dealResultsFor,
   deviceTypeByCode,
+  isNumberedRoom,
   translate,
   type AlarmLevel,
   type AlarmMeasure,
@@ -18,7 +19,7 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** A room named by a number ("102") reads "Room 102"; a room with a name of its own keeps it. */
 const roomText = (room: string, lang: Language): string =>
-  /^[0-9][0-9A-Za-z-]*$/.test(room) ? translate(lang, 'alarm.place.room', { room }) : room;
+  isNumberedRoom(room) ? translate(lang, 'alarm.place.room', { room }) : room;
 
 /** Who the alarm is about: the resident at its place, or the caregiver who wears the watch. */
 const personOf = (view: AlarmView): string | null => view.residentName ?? view.caregiverName;

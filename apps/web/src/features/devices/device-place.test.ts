@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { pathOfPlace, placeFilterOf, placeLines, placeModeOf, placeOfPath, UNPLACED } from './device-place.ts';
 
 const t = ((key: string, values?: { name?: string }) =>
-  key === 'place.room' ? `Room ${values?.name}` : key) as TFunction;
+  key === 'devices:place.room' ? `Room ${values?.name}` : key) as TFunction;
 const none = { areaName: null, floorName: null, roomName: null, bunkName: null, userName: null, caregiverName: null };
 
 describe('device places', () => {

@@ -1,4 +1,9 @@
-import type { DeviceKind, EndpointResult, getBunkConfiguration } from '@vigil/contract/browser';
+import {
+  isNumberedRoom,
+  type DeviceKind,
+  type EndpointResult,
+  type getBunkConfiguration,
+} from '@vigil/contract/browser';
 import type { TFunction } from 'i18next';
 import type { DeviceRow } from './device-model.ts';
 
@@ -75,9 +80,9 @@ export const pathOfPlace = (
   return path;
 };
 
-/** A room as people say it: "Room 102" for a number, the name itself otherwise ("Lounge"). */
+/** A room as people say it: "Room 102" for a number, the name itself otherwise ("Lounge"); any namespace's `t`. */
 export const roomLabel = (t: TFunction, name: string): string =>
-  /^\d+[A-Za-z]?$/.test(name) ? t('place.room', { name }) : name;
+  isNumberedRoom(name) ? t('devices:place.room', { name }) : name;
 
 type PlacedRow = Pick<
   DeviceRow,

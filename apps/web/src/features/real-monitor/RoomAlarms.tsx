@@ -1,14 +1,11 @@
 import type { AlarmRecord } from '@vigil/contract/browser';
 import { Col, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { roomLabel } from '../devices/device-place.ts';
 import { AlarmCard } from './AlarmCard.tsx';
 import type { AlarmEntry } from './room-groups.ts';
 
 type RoomEntry = Extract<AlarmEntry, { kind: 'room' }>;
-
-/** A room as people say it: "Room 102" for a number, the name itself otherwise ("Lounge"). */
-const roomName = (t: (key: string, values: Record<string, string>) => string, room: string) =>
-  /^\d+[A-Za-z]?$/.test(room) ? t('group.room', { room }) : room;
 
 /**
  * The security and call alarms of one room, under one header ("Room 102 — 3 alarms"): one incident
@@ -19,15 +16,16 @@ export const RoomAlarms = (props: {
   columns: Record<string, number>;
   onHandle: (alarm: AlarmRecord) => void;
 }) => {
-  const { t } = useTranslation('real-monitor');
+  const { t } = useTranslation(['real-monitor', 'devices']);
   const { entry } = props;
+  const title = t('group.title', { room: roomLabel(t, entry.room), count: entry.alarms.length });
   const level1 = entry.alarms.some((a) => a.alertLevel === 1);
   const color = level1 ? '#ff4d4f' : '#fa8c16';
   return (
     <div
       data-testid="room-alarms"
       role="group"
-      aria-label={t('group.title', { room: roomName(t, entry.room), count: entry.alarms.length })}
+      aria-label={title}
       style={{
         border: `1px dashed ${color}`,
         borderRadius: 8,
@@ -40,7 +38,7 @@ export const RoomAlarms = (props: {
         data-testid="room-alarms-header"
         style={{ display: 'block', marginBottom: 8, fontSize: 15 }}
       >
-        {t('group.title', { room: roomName(t, entry.room), count: entry.alarms.length })}
+        {title}
         {entry.floorArea && (
           <Typography.Text type="secondary" style={{ fontWeight: 'normal', marginInlineStart: 8 }}>
             {entry.floorArea}
