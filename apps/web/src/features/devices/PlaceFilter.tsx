@@ -2,7 +2,7 @@ import { Cascader } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { placeFilterOf, placeFilterOptions, type PlaceFilterChoice } from './device-place.ts';
-import { usePlaceTree } from './PlacePicker.tsx';
+import { PlaceTreeFailure, usePlaceTree } from './PlacePicker.tsx';
 
 /**
  * A list's place filter: an area, a floor or a room, and for devices "Place not set". Applies at
@@ -30,6 +30,8 @@ export const PlaceFilter = (props: {
       style={{ minWidth: 200 }}
       data-testid={props['data-testid'] ?? 'place-filter'}
       loading={tree.isFetching}
+      status={tree.isError ? 'error' : undefined}
+      notFoundContent={tree.isError ? <PlaceTreeFailure tree={tree} /> : undefined}
       options={options}
       onChange={(path?: (string | number)[]) => props.onChange(placeFilterOf(path))}
     />

@@ -1,19 +1,35 @@
 import { getBunkConfiguration, queryNursingList, residentList } from '@vigil/contract/browser';
 import { useQuery } from '@tanstack/react-query';
-import { Cascader, Select } from 'antd';
+import { Button, Cascader, Select, Space, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api/client.ts';
+import { errorMessageOf } from '../../shared/ui/list-state.tsx';
 import { placeOptions } from './device-place.ts';
 
-/** The facility tree with its beds, the one the bed forms use; shared by the device screens. */
-export const usePlaceTree = (enabled = true) =>
+/**
+ * The facility tree with its beds, the one the bed forms use; shared by the device screens. With a
+ * provider, only that provider's (the server filters: an administrator's tree holds every home).
+ */
+export const usePlaceTree = (providerId?: number) =>
   useQuery({
-    queryKey: ['devices', 'placeTree'],
-    queryFn: () => api(getBunkConfiguration, {}),
-    enabled,
+    queryKey: ['devices', 'placeTree', providerId ?? 'all'],
+    queryFn: () => api(getBunkConfiguration, providerId === undefined ? {} : { providerId }),
     staleTime: 30_000,
   });
+
+/** What a place cascader shows when the tree could not be read: why, and a retry. */
+export const PlaceTreeFailure = ({ tree }: { tree: ReturnType<typeof usePlaceTree> }) => {
+  const { t } = useTranslation();
+  return (
+    <Space direction="vertical" size={4} style={{ padding: 8 }} data-testid="place-tree-error">
+      <Typography.Text type="danger">{errorMessageOf(tree.error, t('list.loadFailed'))}</Typography.Text>
+      <Button size="small" onClick={() => void tree.refetch()}>
+        {t('list.retry')}
+      </Button>
+    </Space>
+  );
+};
 
 /**
  * Where a device is: an area, a floor, a room or a bed of its provider, picked at any level
@@ -26,7 +42,7 @@ export const PlacePicker = (props: {
   id?: string;
 }) => {
   const { t } = useTranslation('devices');
-  const tree = usePlaceTree();
+  const tree = usePlaceTree(props.providerId);
   const options = useMemo(() => placeOptions(tree.data?.areas ?? [], props.providerId), [tree.data, props.providerId]);
   return (
     <Cascader
@@ -38,6 +54,8 @@ export const PlacePicker = (props: {
       value={props.value}
       options={options}
       loading={tree.isFetching}
+      status={tree.isError ? 'error' : undefined}
+      notFoundContent={tree.isError ? <PlaceTreeFailure tree={tree} /> : undefined}
       placeholder={t('place.pickerPlaceholder')}
       onChange={(path?: (string | number)[]) => props.onChange?.((path ?? []).map(Number))}
     />

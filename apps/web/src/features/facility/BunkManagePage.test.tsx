@@ -325,6 +325,30 @@ describe('BunkManagePage — addresses and beds', { timeout: 90_000 }, () => {
     expect(within(sos).getByText('A')).toBeInTheDocument();
   });
 
+  it("says why a room's devices could not be read, and retries (not an empty list)", async () => {
+    let refusing = true;
+    serve({
+      '/device/getDeviceList': () =>
+        refusing
+          ? refuse('The service is busy. Please try again.', 'busy', null, 500)
+          : okFor(getDeviceList, {
+              rows: [device({ id: 7, deviceId: 'DOOR-0007', kind: 'door_magnet', placeKind: 'room' })],
+              total: 1,
+              pageNum: 1,
+              pageSize: 100,
+            }),
+    });
+    signInAs('TWO_ROLE');
+    await open();
+    fireEvent.click(screen.getByTestId('node-room:5'));
+    const card = await screen.findByTestId('room-devices');
+    expect(await within(card).findByText('The service is busy. Please try again.')).toBeInTheDocument();
+    expect(within(card).queryByText(/No device is placed in this room/)).toBeNull();
+    refusing = false;
+    fireEvent.click(within(card).getByTestId('list-retry'));
+    expect(await within(card).findByText('DOOR-0007')).toBeInTheDocument();
+  });
+
   it('adds rooms from a comma-separated list, checking names first and showing every name the server refuses', async () => {
     signInAs('TWO_ROLE');
     serve({

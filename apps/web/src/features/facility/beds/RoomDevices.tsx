@@ -4,6 +4,7 @@ import { Card, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../shared/api/client.ts';
 import { OnlineTag } from '../../../shared/ui/DeviceState.tsx';
+import { listEmptyText, StaleNotice } from '../../../shared/ui/list-state.tsx';
 import type { DeviceRow } from '../../devices/device-model.ts';
 import { placeLines } from '../../devices/device-place.ts';
 
@@ -30,13 +31,14 @@ export const RoomDevices = ({ roomId }: { roomId: number }) => {
   };
   return (
     <Card size="small" title={t('roomDevices.title')} style={{ marginTop: 16 }} data-testid="room-devices">
+      <StaleNotice query={devices} />
       <Table<DeviceRow>
         rowKey="id"
         size="small"
         pagination={false}
         loading={devices.isPending}
         dataSource={devices.data?.rows ?? []}
-        locale={{ emptyText: t('roomDevices.none') }}
+        locale={{ emptyText: listEmptyText(devices) ?? t('roomDevices.none') }}
         scroll={{ x: 520 }}
         columns={[
           {
