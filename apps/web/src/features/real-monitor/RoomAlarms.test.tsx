@@ -2,48 +2,12 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { AlarmRecord } from '@vigil/contract/browser';
 import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { alarmRecord } from '../../test/alarm-record.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { groupByRoom } from './room-groups.ts';
 import { RoomAlarms } from './RoomAlarms.tsx';
 
-const alarm = (id: number, over: Partial<AlarmRecord>): AlarmRecord => ({
-  id,
-  alertRecordId: id,
-  type: 'security',
-  deviceId: `DEV-${id}`,
-  deviceType: 20995,
-  alertType: 'DOOR',
-  status: 1,
-  bunk: null,
-  floorArea: 'East Wing / Floor 1',
-  room: '102',
-  userName: null,
-  userId: null,
-  alertLevel: 2,
-  timeStamp: 1_780_000_000,
-  lastTime: 1_780_000_000,
-  count: 1,
-  duration: 0,
-  text: `Room 102 · Device ${id}: alarm`,
-  voiceWay: 2,
-  isRelieve: false,
-  releaseKind: 0,
-  relieveReason: null,
-  dealResult: null,
-  handlerName: null,
-  dealTime: null,
-  remark: null,
-  speechCount: 0,
-  speechStartTime: null,
-  providerId: 7,
-  awaitingAck: false,
-  clearedTime: null,
-  releaseText: null,
-  measure: null,
-  measureText: null,
-  resultOptions: [],
-  ...over,
-});
+const alarm = (id: number, over: Partial<AlarmRecord>): AlarmRecord => alarmRecord(id, over);
 
 const door = alarm(1, { alertType: 'DOOR' });
 const smoke = alarm(2, { alertType: 'SMOKE', type: 'security' });

@@ -1,0 +1,44 @@
+import type { AlarmRecord } from '@vigil/contract/browser';
+
+/**
+ * A pending level 2 door alarm in room 102, as /alarmLog/unDeal and the live socket carry it; a
+ * test overrides what it is about. For new tests: several older ones keep their own copies.
+ */
+export const alarmRecord = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
+  id,
+  alertRecordId: id,
+  type: 'security',
+  deviceId: `DEV-${id}`,
+  deviceType: 20995,
+  alertType: 'DOOR',
+  status: 1,
+  bunk: null,
+  floorArea: 'East Wing / Floor 1',
+  room: '102',
+  userName: null,
+  userId: null,
+  alertLevel: 2,
+  timeStamp: 1_780_000_000,
+  lastTime: 1_780_000_000,
+  count: 1,
+  duration: 0,
+  text: `Room 102 · Device ${id}: alarm`,
+  voiceWay: 2,
+  isRelieve: false,
+  releaseKind: 0,
+  relieveReason: null,
+  dealResult: null,
+  handlerName: null,
+  dealTime: null,
+  remark: null,
+  speechCount: 0,
+  speechStartTime: null,
+  providerId: 7,
+  awaitingAck: false,
+  clearedTime: null,
+  releaseText: null,
+  measure: null,
+  measureText: null,
+  resultOptions: [],
+  ...over,
+});
