@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/database.ts';
 import { areas, beds, caregivers, residents, rooms } from '../../db/schema.ts';
 
@@ -51,7 +52,7 @@ export class DevicePlaceRepository {
     providerId: number,
     names: readonly string[],
   ): Promise<{ areaId?: number; roomId?: number; bunkId?: number } | undefined> {
-    const same = (column: typeof areas.name, name: string) => sql`lower(${column}) = lower(${name})`;
+    const same = (column: AnyPgColumn, name: string) => sql`lower(${column}) = lower(${name})`;
     const [areaName, floorName, roomName, bedName] = names;
     if (areaName === undefined || names.length > 4) return undefined;
     const [area] = await db
@@ -67,12 +68,12 @@ export class DevicePlaceRepository {
     const [room] = await db
       .select({ id: rooms.id })
       .from(rooms)
-      .where(and(eq(rooms.floorId, floor.id), sql`lower(${rooms.name}) = lower(${roomName})`));
+      .where(and(eq(rooms.floorId, floor.id), same(rooms.name, roomName)));
     if (!room || bedName === undefined) return room && { roomId: room.id };
     const [bed] = await db
       .select({ id: beds.id })
       .from(beds)
-      .where(and(eq(beds.roomId, room.id), sql`lower(${beds.name}) = lower(${bedName})`));
+      .where(and(eq(beds.roomId, room.id), same(beds.name, bedName)));
     return bed && { bunkId: bed.id };
   }
 

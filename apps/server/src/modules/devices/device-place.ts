@@ -4,14 +4,11 @@ import { fail } from '../../core/app-error.ts';
 import { kindOf } from './device.policy.ts';
 import { DevicePlaceRepository, type PlaceTarget } from './device-place.repository.ts';
 
-/** A device's place as the device row stores it: at most one of these is set (decision 0046). */
-export interface StoredPlace {
-  placeRoomId: number | null;
-  placeBedId: number | null;
-  placeAreaId: number | null;
-  placeResidentId: number | null;
-  placeCaregiverId: number | null;
-}
+/** The device row's place columns (decision 0046): at most one of them is set. */
+const PLACE_COLUMNS = ['placeRoomId', 'placeBedId', 'placeAreaId', 'placeResidentId', 'placeCaregiverId'] as const;
+
+/** A device's place as the device row stores it. */
+export type StoredPlace = Record<(typeof PLACE_COLUMNS)[number], number | null>;
 
 export const NO_PLACE: StoredPlace = {
   placeRoomId: null,
@@ -79,20 +76,11 @@ export const checkedPlace = async (
   return { ...NO_PLACE, placeAreaId: areaId as number };
 };
 
-export const samePlace = (a: StoredPlace, b: StoredPlace): boolean =>
-  a.placeRoomId === b.placeRoomId &&
-  a.placeBedId === b.placeBedId &&
-  a.placeAreaId === b.placeAreaId &&
-  a.placeResidentId === b.placeResidentId &&
-  a.placeCaregiverId === b.placeCaregiverId;
+export const samePlace = (a: StoredPlace, b: StoredPlace): boolean => PLACE_COLUMNS.every((c) => a[c] === b[c]);
 
-export const storedPlaceOf = (d: StoredPlace): StoredPlace => ({
-  placeRoomId: d.placeRoomId,
-  placeBedId: d.placeBedId,
-  placeAreaId: d.placeAreaId,
-  placeResidentId: d.placeResidentId,
-  placeCaregiverId: d.placeCaregiverId,
-});
+/** Only the place columns of a row (a device row carries many more). */
+export const storedPlaceOf = (row: StoredPlace): StoredPlace =>
+  Object.fromEntries(PLACE_COLUMNS.map((c) => [c, row[c]])) as StoredPlace;
 
 /** The separator of a place's names in a spreadsheet cell ("Main Building / Ground Floor / 102 / A"). */
 export const PLACE_PATH_SEPARATOR = ' / ';
