@@ -155,6 +155,12 @@ if (verdict) {
     ['events stored twice', `${v.doubles}`],
     ['false CONNECTION alarms', `${v.falseConnectionAlarms}`],
     ['sent → stored (ms)', `p50 ${v.storeP50}, p99 ${v.storeP99}, max ${v.storeMax}; over 10 s: ${v.storedLate}`],
+    ['  sent → at the broker (ms)', `p99 ${v.toBrokerP99}, max ${v.toBrokerMax}; over 10 s: ${v.toBrokerLate}`],
+    [
+      '  broker → an instance took it (ms)',
+      `p99 ${v.brokerToStoredP99}, max ${v.brokerToStoredMax}; over 10 s: ${v.brokerToStoredLate}`,
+    ],
+    ['device disconnects', `${v.deviceDisconnects}`],
     ['alarms raised', `${v.alarmsRaised}; pushed to every console: ${v.pushedToAll}`],
     ['raised → frame (ms)', `p50 ${v.frameP50}, p99 ${v.frameP99}, max ${v.frameMax}`],
     ['open alarms a console does not show', `${v.openNotShown}`],
@@ -167,6 +173,24 @@ if (verdict) {
     ]),
   ];
   console.log(`\n## drill ${drill}\n`);
+  for (const instance of [...new Set(sampler.samples.map((s) => s.instance))].sort()) {
+    const own = sampler.samples.filter((s) => s.instance === instance);
+    const first = own[0];
+    const last = own.at(-1);
+    if (!first || !last || last.eventWrites <= first.eventWrites) continue;
+    const writes = last.eventWrites - first.eventWrites;
+    const seconds = last.eventWriteSeconds - first.eventWriteSeconds;
+    rows.push([
+      `instance ${instance}: event batches`,
+      `${writes}, ${((seconds / writes) * 1000).toFixed(0)} ms each on average, ${((seconds / ((last.at - first.at) / 1000)) * 100).toFixed(0)}% of the time writing`,
+    ]);
+    const stored = last.eventsStored - first.eventsStored;
+    const loop = own.map((s) => s.loopP99Ms).sort((a, b) => a - b);
+    rows.push([
+      `instance ${instance}: events taken → stored`,
+      `${stored}, ${(((last.eventStoreSeconds - first.eventStoreSeconds) / Math.max(1, stored)) * 1000).toFixed(0)} ms on average; loop delay p99 (median of readings) ${(loop[Math.floor(loop.length / 2)] ?? 0).toFixed(0)} ms`,
+    ]);
+  }
   for (const [what, value] of rows) console.log(`${what.padEnd(40)} ${value}`);
   if (drill === 'soak') {
     console.log('\nper 5 minutes (medians):');

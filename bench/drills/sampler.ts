@@ -6,6 +6,12 @@ export interface Sample {
   heapMb: number;
   /** Event-loop delay p99 over prom-client's last window, ms. */
   loopP99Ms: number;
+  /** Since start: event batches written, their seconds in all, and the events in them. */
+  eventWrites: number;
+  eventWriteSeconds: number;
+  /** Since start: events stored, and their seconds from taken to stored in all. */
+  eventsStored: number;
+  eventStoreSeconds: number;
 }
 
 const gauge = (text: string, name: string): number | undefined => {
@@ -46,7 +52,17 @@ export class MetricsSampler {
         const heap = gauge(text, 'vigil_nodejs_heap_size_used_bytes');
         const loop = gauge(text, 'vigil_nodejs_eventloop_lag_p99_seconds');
         if (rss === undefined || heap === undefined || loop === undefined) return;
-        this.samples.push({ at, instance, rssMb: rss / 2 ** 20, heapMb: heap / 2 ** 20, loopP99Ms: loop * 1000 });
+        this.samples.push({
+          at,
+          instance,
+          rssMb: rss / 2 ** 20,
+          heapMb: heap / 2 ** 20,
+          loopP99Ms: loop * 1000,
+          eventWrites: gauge(text, 'vigil_ingest_flush_seconds_count{queue="events"}') ?? 0,
+          eventWriteSeconds: gauge(text, 'vigil_ingest_flush_seconds_sum{queue="events"}') ?? 0,
+          eventsStored: gauge(text, 'vigil_ingest_event_store_seconds_count') ?? 0,
+          eventStoreSeconds: gauge(text, 'vigil_ingest_event_store_seconds_sum') ?? 0,
+        });
       }),
     );
   }

@@ -21,6 +21,7 @@ import { spawnServer, type SpawnedServer } from '../../apps/server/src/test/spaw
 import { Balancer } from '../../scripts/cluster/balancer.ts';
 import { DrillConsole } from './drill-console.ts';
 import { Presser } from './presser.ts';
+import { BrokerObserver } from './observer.ts';
 
 export interface StageOptions {
   /** The simulated fleet, as `npm run simulate -- --devices`. */
@@ -70,6 +71,10 @@ export class Stage {
   home!: LiveCareHome;
   fleet: Fleet | undefined;
   presser: Presser | undefined;
+  /** When the broker passed each event on (see BrokerObserver). */
+  observer: BrokerObserver | undefined;
+  /** When a simulated device lost its connection to the broker. */
+  readonly disconnects: number[] = [];
   private dropDatabase: (() => Promise<void>) | undefined;
   private readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-drill-'));
   readonly run = Date.now().toString(36).toUpperCase();
@@ -161,10 +166,13 @@ export class Stage {
       await console.start();
       this.consoles.push(console);
     }
+    this.observer = new BrokerObserver(this.broker.url);
+    await this.observer.start();
     this.fleet = await startFleet({ url: this.broker.url, plan, secrets, eventRate: 1, connectWaitMs: 30_000 });
     this.fleet.on('sent', (message) => {
       if (message.topic.endsWith('/event')) this.sent.push(message);
     });
+    this.fleet.on('disconnect', () => this.disconnects.push(Date.now()));
     this.presser = new Presser(this.broker.url, badges);
     await this.presser.start();
   }
@@ -196,6 +204,7 @@ export class Stage {
   async stopDevices(): Promise<void> {
     await this.presser?.stop();
     await this.fleet?.stop();
+    await this.observer?.stop();
   }
 
   async close(): Promise<void> {

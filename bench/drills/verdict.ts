@@ -25,6 +25,15 @@ export interface Verdict {
   storeP99: number;
   storeMax: number;
   storedLate: number;
+  /** The same split where the broker observer saw the event: the device's side and the instances' side. */
+  toBrokerP99: number;
+  toBrokerMax: number;
+  toBrokerLate: number;
+  brokerToStoredP99: number;
+  brokerToStoredMax: number;
+  brokerToStoredLate: number;
+  /** Simulated devices that lost their broker connection in the window. */
+  deviceDisconnects: number;
   /** Raised → first frame, over every (alarm, console) pair that got a frame, ms. */
   frameP50: number;
   frameP99: number;
@@ -82,6 +91,17 @@ export const judge = async (
       .map((t) => (storedAt.get(`${t.deviceId}\u0000${t.seq}`) ?? NaN) - t.sentAt)
       .filter((ms) => Number.isFinite(ms))
       .sort((a, b) => a - b);
+    const seen = stage.observer?.seen ?? new Map<string, number>();
+    const split = acked.flatMap((t) => {
+      const key = `${t.deviceId.toUpperCase()}\u0000${t.seq}`;
+      const atBroker = seen.get(key);
+      const stored = storedAt.get(`${t.deviceId}\u0000${t.seq}`);
+      return atBroker === undefined || stored === undefined
+        ? []
+        : [{ toBroker: atBroker - t.sentAt, toStored: stored - atBroker }];
+    });
+    const toBroker = split.map((s) => s.toBroker).sort((a, b) => a - b);
+    const toStored = split.map((s) => s.toStored).sort((a, b) => a - b);
 
     const { rows: raised } = await db.query<{ id: string; alert_type: string; raised_at: Date }>(
       `select id::text, alert_type, raised_at from alarm where raised_at >= $1 and raised_at < $2 and provider_id = $3`,
@@ -118,6 +138,14 @@ export const judge = async (
       storeP99: quantile(storeDelays, 0.99),
       storeMax: storeDelays.at(-1) ?? 0,
       storedLate: storeDelays.filter((ms) => ms > 10_000).length,
+      toBrokerP99: quantile(toBroker, 0.99),
+      toBrokerMax: toBroker.at(-1) ?? 0,
+      toBrokerLate: toBroker.filter((ms) => ms > 10_000).length,
+      brokerToStoredP99: quantile(toStored, 0.99),
+      brokerToStoredMax: toStored.at(-1) ?? 0,
+      brokerToStoredLate: toStored.filter((ms) => ms > 10_000).length,
+      deviceDisconnects: stage.disconnects.filter((at) => at >= windowStart.getTime() && at <= windowEnd.getTime())
+        .length,
       frameP50: quantile(latencies, 0.5),
       frameP99: quantile(latencies, 0.99),
       frameMax: latencies.at(-1) ?? 0,

@@ -5,6 +5,7 @@ import type { Ingest } from '../ingest/ingest.ts';
 import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
 import type { DeviceLink } from './device-link.ts';
 import { FlowCanary, type CanaryTiming } from './flow-canary.ts';
+import { AckPipeline } from './ack-pipeline.ts';
 
 export interface ExternalBrokerDeps {
   url: string;
@@ -12,8 +13,10 @@ export interface ExternalBrokerDeps {
   clientId: string;
   /** The shared-subscription group all instances join. */
   group?: string;
-  /** Connections that take events (each acknowledges one event at a time, after its commit). */
+  /** Connections that take events (each acknowledges its events in order, each after its commit). */
   eventConnections?: number;
+  /** Events a connection may have taken and not yet acknowledged (AckPipeline). */
+  eventWindow?: number;
   ingest: Ingest;
   metrics: IngestMetrics;
   log: RateLimitedLog;
@@ -64,9 +67,10 @@ const EVENT_KINDS: readonly DeviceTopic[] = ['event'];
  * a broker may restore a persistent session without its shared subscriptions. A canary on each
  * connection (FlowCanary) proves that messages flow; /readyz reports `silent` when they do not.
  *
- * An MQTT client handles its incoming messages one at a time, and an event's acknowledgement
- * waits for its commit; so events come over connections of their own (several, so commits
- * overlap and batch), and telemetry, status and answers over another that never waits.
+ * An event's acknowledgement waits for its commit, and an MQTT client handles its incoming
+ * messages one at a time; so events come over connections of their own, each taking up to
+ * `eventWindow` events at once (AckPipeline: a burst is written in a few batches, its PUBACKs in
+ * order after the commit), and telemetry, status and answers over another that never waits.
  */
 export class ExternalBroker implements DeviceLink {
   private main: MqttClient | undefined;
@@ -148,20 +152,14 @@ export class ExternalBroker implements DeviceLink {
             return done(0);
           }
           if (this.replayed(packet)) return done(0);
-          ingest.handle(topic, message).then(
-            () => done(0),
-            (error: unknown) => {
-              log.warn(
-                'external:store',
-                { err: String(error) },
-                'device event not stored; reconnecting for redelivery',
-              );
-              // No acknowledgement: drop the connection, the broker delivers the event again.
-              client.stream.destroy();
-            },
-          );
+          // Made as soon as `open` returns, before any message can come.
+          pipeline.take(packet, () => ingest.handle(topic, message), done);
         },
       });
+      // No acknowledgement for an event not stored: the connection drops, the broker delivers it again.
+      const pipeline = new AckPipeline(client, this.deps.eventWindow ?? 100, (error) =>
+        log.warn('external:store', { err: String(error) }, 'device event not stored; reconnecting for redelivery'),
+      );
       // A QoS 0 event (a device not following the protocol) is taken like any other.
       client.on('message', (topic, payload, packet) => {
         if (packet.qos === 0 && !this.links.get(client)?.canary.isCanary(topic) && !this.replayed(packet))

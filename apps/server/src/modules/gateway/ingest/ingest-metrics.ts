@@ -39,6 +39,13 @@ export class IngestMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
     registers: [this.registry],
   });
+  /** Taken from the broker → stored: how long an event's acknowledgement waits on this instance. */
+  readonly eventStore = new Histogram({
+    name: 'vigil_ingest_event_store_seconds',
+    help: 'Device event taken from the broker to stored (its acknowledgement waits this long)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
+    registers: [this.registry],
+  });
   /** The external broker link: subscriptions made (on every CONNACK) and canaries that did not come back. */
   readonly brokerSubscribes = new Counter({
     name: 'vigil_broker_subscribes_total',

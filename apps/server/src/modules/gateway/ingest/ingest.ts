@@ -132,7 +132,9 @@ export class Ingest {
     } finally {
       this.inflight.delete(key);
     }
-    this.deps.metrics.eventLag.observe(Math.max(0, this.deps.clock.now().getTime() / 1000 - body.ts));
+    const now = this.deps.clock.now().getTime();
+    this.deps.metrics.eventLag.observe(Math.max(0, now / 1000 - body.ts));
+    this.deps.metrics.eventStore.observe(Math.max(0, (now - receivedAt.getTime()) / 1000));
     this.deps.feed.publish({ kind: 'event', event: stored });
     return { result: 'stored' };
   }
