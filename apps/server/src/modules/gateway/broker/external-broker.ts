@@ -145,14 +145,12 @@ export class ExternalBroker implements DeviceLink {
 
     for (let i = 1; i <= connections; i++) {
       const client: MqttClient = open(`${this.deps.clientId}-ev${i}`, EVENT_KINDS, {
+        // Everything through the pipeline (made as soon as `open` returns, before any message
+        // can come), so the PUBACKs keep the order the messages came in.
         customHandleAcks: (topic, message, packet, done) => {
           const link = this.links.get(client);
-          if (link?.canary.isCanary(topic)) {
-            link.canary.received();
-            return done(0);
-          }
-          if (this.replayed(packet)) return done(0);
-          // Made as soon as `open` returns, before any message can come.
+          if (link?.canary.isCanary(topic)) return pipeline.take(packet, async () => link.canary.received(), done);
+          if (this.replayed(packet)) return pipeline.take(packet, async () => undefined, done);
           pipeline.take(packet, () => ingest.handle(topic, message), done);
         },
       });
