@@ -41,6 +41,8 @@ const { values, positionals } = parseArgs({
     cluster: { type: 'boolean', default: false },
     'outage-seconds': { type: 'string', default: '30' },
     keep: { type: 'boolean', default: false },
+    /** Each instance's output goes to instance-<i>.log in this folder. */
+    logs: { type: 'string' },
   },
 });
 const drill = positionals[0] as Drill;
@@ -72,7 +74,14 @@ const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).to
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const outageMs = Number(values['outage-seconds']) * 1000;
 
-const stage = new Stage({ devices, pressers: Number(values.pressers), keep: values.keep, balanced, log });
+const stage = new Stage({
+  devices,
+  pressers: Number(values.pressers),
+  keep: values.keep,
+  balanced,
+  log,
+  ...(values.logs ? { logDir: values.logs } : {}),
+});
 const sampler = new MetricsSampler(
   () => stage.ports.map((_, i) => stage.base(i)),
   stage.metricsToken,
@@ -161,6 +170,7 @@ if (verdict) {
       `p99 ${v.brokerToStoredP99}, max ${v.brokerToStoredMax}; over 10 s: ${v.brokerToStoredLate}`,
     ],
     ['device disconnects', `${v.deviceDisconnects}`],
+    ['deadlocks (PostgreSQL)', `${v.deadlocks}`],
     ['alarms raised', `${v.alarmsRaised}; pushed to every console: ${v.pushedToAll}`],
     ['raised → frame (ms)', `p50 ${v.frameP50}, p99 ${v.frameP99}, max ${v.frameMax}`],
     ['open alarms a console does not show', `${v.openNotShown}`],

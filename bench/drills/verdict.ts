@@ -34,6 +34,8 @@ export interface Verdict {
   brokerToStoredLate: number;
   /** Simulated devices that lost their broker connection in the window. */
   deviceDisconnects: number;
+  /** Transactions PostgreSQL ended as deadlocked over the whole drill. */
+  deadlocks: number;
   /** Raised → first frame, over every (alarm, console) pair that got a frame, ms. */
   frameP50: number;
   frameP99: number;
@@ -122,7 +124,11 @@ export const judge = async (
       for (const at of frames) if (at !== undefined) latencies.push(at - alarm.raised_at.getTime());
     }
     latencies.sort((a, b) => a - b);
+    const { rows: stats } = await db.query<{ deadlocks: string }>(
+      `select deadlocks::text from pg_stat_database where datname = current_database()`,
+    );
     return {
+      deadlocks: Number(stats[0]?.deadlocks ?? 0),
       exits: stage.instances.filter(
         (i) => !stage.killed.has(i) && (i.child.exitCode !== null || i.child.signalCode !== null),
       ).length,

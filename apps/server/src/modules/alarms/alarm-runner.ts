@@ -24,6 +24,7 @@ import type { Decision, EventDecision, Subject, WatchRelease } from './engine/en
 import { refusalOf, watchTarget } from './engine/watch-release.ts';
 import { ALARM_EVENT, type AlarmPayload } from '../../core/event-catalogue.ts';
 import { DeviceLanes } from './device-lanes.ts';
+import { lockDeviceWrites } from '../../db/device-write-locks.ts';
 import type { WatchDirectory } from './watch-directory.ts';
 
 export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
@@ -66,6 +67,12 @@ export interface AlarmRunnerDeps {
   spellWriteMs?: number;
 }
 
+/** The devices whose alarms some decisions write: their own, and a watch's named target. */
+const devicesOf = (decisions: readonly EventDecision[]): string[] =>
+  decisions.flatMap((d) =>
+    d.op === 'watch-release' ? [d.watch.deviceId, ...(d.target.deviceId ? [d.target.deviceId] : [])] : [d.key.deviceId],
+  );
+
 /**
  * Runs the alarm engine on the device gateway's streams and stores what it decides. An event's
  * alarms are stored in the transaction that stores the event (the gateway's hook), so a device
@@ -98,7 +105,11 @@ export class AlarmRunner {
     this.refusals = new RateLimitedLog(deps.log);
     this.departures = new RateLimitedLog(deps.log);
     this.lanes = new DeviceLanes<Decision>({
-      write: (decisions) => deps.transactions.run((tx, emit) => this.store(tx, emit, decisions)),
+      write: (decisions) =>
+        deps.transactions.run(async (tx, emit) => {
+          await lockDeviceWrites(tx, devicesOf(decisions));
+          await this.store(tx, emit, decisions);
+        }),
       deviceOf: (d) => d.key.deviceId,
       maxBatch: 200,
       maxPending: 100_000,
@@ -247,6 +258,7 @@ export class AlarmRunner {
     /** The latest attempt stored what it took (not taken back since). */
     let stored = false;
     return {
+      devices: [...devices],
       run: async (tx, emit, storedRows) => {
         const undo = await this.onEventsStored(tx, emit, storedRows, hold.take());
         stored = true;
