@@ -24,7 +24,6 @@ import type { Decision, EventDecision, Subject, WatchRelease } from './engine/en
 import { refusalOf, watchTarget } from './engine/watch-release.ts';
 import { ALARM_EVENT, type AlarmPayload } from '../../core/event-catalogue.ts';
 import { DeviceLanes } from './device-lanes.ts';
-import { lockDeviceWrites } from '../../db/device-write-locks.ts';
 import type { WatchDirectory } from './watch-directory.ts';
 
 export const alarmPayload = (row: AlarmRow): AlarmPayload => ({
@@ -67,11 +66,22 @@ export interface AlarmRunnerDeps {
   spellWriteMs?: number;
 }
 
-/** The devices whose alarms some decisions write: their own, and a watch's named target. */
-const devicesOf = (decisions: readonly EventDecision[]): string[] =>
-  decisions.flatMap((d) =>
-    d.op === 'watch-release' ? [d.watch.deviceId, ...(d.target.deviceId ? [d.target.deviceId] : [])] : [d.key.deviceId],
-  );
+/** The device whose alarm rows a decision writes (a watch's release: the device it names, else its own). */
+const lockedDevice = (d: EventDecision): string =>
+  d.op === 'watch-release' ? (d.target.deviceId ?? d.watch.deviceId) : d.key.deviceId;
+
+/**
+ * Decisions in the order their alarm rows are locked: by device, each device's own in the order
+ * decided (a stable sort). Instances store the same devices' alarms (the broker shares a
+ * device's messages out between them); each writing its batch in arrival order, two batches of
+ * the same badges locked their alarm rows crosswise, and PostgreSQL failed one as a deadlock
+ * after a second (issue 21, soak). In one shared order the second waits for the first.
+ */
+export const inLockOrder = <D extends EventDecision>(decisions: readonly D[]): D[] =>
+  [...decisions].sort((a, b) => {
+    const [x, y] = [lockedDevice(a), lockedDevice(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 
 /**
  * Runs the alarm engine on the device gateway's streams and stores what it decides. An event's
@@ -105,11 +115,7 @@ export class AlarmRunner {
     this.refusals = new RateLimitedLog(deps.log);
     this.departures = new RateLimitedLog(deps.log);
     this.lanes = new DeviceLanes<Decision>({
-      write: (decisions) =>
-        deps.transactions.run(async (tx, emit) => {
-          await lockDeviceWrites(tx, devicesOf(decisions));
-          await this.store(tx, emit, decisions);
-        }),
+      write: (decisions) => deps.transactions.run((tx, emit) => this.store(tx, emit, decisions)),
       deviceOf: (d) => d.key.deviceId,
       maxBatch: 200,
       maxPending: 100_000,
@@ -258,7 +264,6 @@ export class AlarmRunner {
     /** The latest attempt stored what it took (not taken back since). */
     let stored = false;
     return {
-      devices: [...devices],
       run: async (tx, emit, storedRows) => {
         const undo = await this.onEventsStored(tx, emit, storedRows, hold.take());
         stored = true;
@@ -403,14 +408,15 @@ export class AlarmRunner {
     return this.deps.watch.subject(stamped, row.occurredAt);
   }
 
-  /** Stores decisions in the transaction and emits what changed; in order, raises before releases of each. */
+  /** Stores decisions in the transaction and emits what changed; each device's in order, devices in lock order. */
   private async store(
     tx: Tx,
     emit: Emit,
-    decisions: readonly EventDecision[],
+    decided: readonly EventDecision[],
     eventIds?: ReadonlyMap<EventDecision, number>,
   ): Promise<void> {
     const { repo } = this.deps;
+    const decisions = inLockOrder(decided);
     const timeline: TimelineEntry[] = [];
     for (let i = 0; i < decisions.length; i++) {
       const d = decisions[i] as EventDecision;

@@ -12,7 +12,6 @@ import { EmbeddedBroker } from './broker/embedded-broker.ts';
 import { ExternalBroker } from './broker/external-broker.ts';
 import { VerifiedSecrets } from './credentials/secret.ts';
 import { BatchQueue } from '../../core/batch-queue.ts';
-import { lockDeviceWrites } from '../../db/device-write-locks.ts';
 import { DeviceDirectory, type DeviceContext } from './ingest/device-directory.ts';
 import { DeviceMoves } from './ingest/device-moves.ts';
 import { DeviceFeed, type StoredDeviceEvent } from './ingest/device-feed.ts';
@@ -49,8 +48,6 @@ export interface EventsStoredWork {
   run: (tx: Tx, emit: Emit, rows: (StoredDeviceEvent & { id: number })[]) => Promise<() => void>;
   /** The transaction is over: committed, or given up (the batch is retried as a whole). */
   end: (committed: boolean) => void;
-  /** Devices beyond the batch's own whose alarms `run` may write (a watch's target). */
-  devices?: readonly string[];
 }
 
 export interface GatewayDeps {
@@ -118,9 +115,7 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
       for (const hook of hooks) works.push(await hook.begin(rows));
       await deps.transactions.run(async (tx, emit) => {
         takeBack(); // an attempt retried after a deadlock starts from scratch
-        const devices = [...new Set(rows.map((r) => r.deviceId))];
-        await lockDeviceWrites(tx, [...devices, ...works.flatMap((w) => w.devices ?? [])]);
-        restamp(rows, await directory.confirm(tx, devices));
+        restamp(rows, await directory.confirm(tx, [...new Set(rows.map((r) => r.deviceId))]));
         const inserted = await repo.insertEvents(tx, rows);
         if (!works.length || !inserted.length) return;
         const byKey = new Map<string, StoredDeviceEvent[]>();
