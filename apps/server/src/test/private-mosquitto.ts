@@ -30,6 +30,8 @@ export class PrivateMosquitto {
         `listener ${port} 127.0.0.1`,
         'allow_anonymous true',
         'max_queued_messages 100000',
+        // As deploy/mosquitto/vigil.conf: an instance's event connection may take 100 at once (AckPipeline).
+        'max_inflight_messages 100',
         '',
       ].join('\n'),
     );

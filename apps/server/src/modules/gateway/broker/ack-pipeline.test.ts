@@ -88,7 +88,7 @@ describe.skipIf(!hasMosquitto())(
   'the acknowledgement pipeline of an event connection (Mosquitto; skipped without it)',
   () => {
     it('takes a burst at once, and acknowledges each only after it is stored, in the order they came', async () => {
-      // Twenty: Mosquitto's own limit of messages in flight to one client (max_inflight_messages).
+      // Twenty: within the broker's limit of messages in flight to one client (max_inflight_messages).
       const c = await consumer(100);
       await publish(0, 20);
       await until(async () => c.held.length === 20);
