@@ -235,6 +235,7 @@ const vigilRun = async (floorP99: number) => {
       REDIS_URL: '',
       NATS_URL: '',
       CPU_PROFILE_DIR: PROFILE_DIR ?? '',
+      METRICS_TOKEN: METRICS_TOKEN,
     },
     { readyWithinMs: 180_000 },
   );
@@ -284,6 +285,7 @@ const vigilRun = async (floorP99: number) => {
     ),
   );
   if (fanout.missing) out(`  MISSING: ${fanout.missing} frames never arrived within 5 s`);
+  out(await memoryOf(base, server.child.pid));
   await load.stop();
   // Gone before the next phase's servers start: this machine's cores are the budget.
   for (const c of consoles) c.close();
@@ -297,6 +299,32 @@ const vigilRun = async (floorP99: number) => {
     missing: alarms.missing + fanout.missing,
     floorP99,
   };
+};
+
+const METRICS_TOKEN = `bench-metrics-${randomBytes(6).toString('hex')}`;
+
+/** The server's memory while the devices stream: the process, the main thread's heap, the database worker's (decision 0047). */
+const memoryOf = async (base: string, pid: number | undefined): Promise<string> => {
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    .then((r) => (r.ok ? r.text() : ''))
+    .catch(() => '');
+  const gauge = (name: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? NaN,
+    );
+  const mb = (bytes: number) => (Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(0)} MB` : 'n/a');
+  return table(
+    ['memory at ' + fmt.int(DEVICES) + ' devices', 'MB'],
+    [
+      ['process RSS', mb(procSample(pid)?.rssBytes ?? NaN)],
+      ['main thread heap used', mb(gauge('vigil_nodejs_heap_size_used_bytes'))],
+      ['database worker heap used', mb(gauge('vigil_embedded_database_heap_bytes'))],
+      ['database worker WebAssembly memory', mb(gauge('vigil_embedded_database_wasm_bytes'))],
+    ],
+  );
 };
 
 // --- 5. Alarms while the daily sleep reports are made --------------------------------------------

@@ -20,6 +20,7 @@ import { EventStream } from './core/events.ts';
 import { LateLog } from './core/log.ts';
 import { Transactions } from './db/transactions.ts';
 import { OutboxMetrics } from './db/outbox-metrics.ts';
+import { EmbeddedMetrics } from './db/embedded/embedded-metrics.ts';
 import { OutboxSweep, outboxSweepPart } from './db/outbox-sweep.ts';
 import { backgroundPacer } from './core/background-pacer.ts';
 import { RedisEventRelay } from './core/event-relay.ts';
@@ -336,6 +337,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
   registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(multipart);
+  const embeddedMetrics = deps.database.embedded ? new EmbeddedMetrics(deps.database.embedded) : undefined;
   const metrics = new Metrics([
     services.gateway.metrics.registry,
     services.alarms.metrics.registry,
@@ -343,6 +345,7 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     services.outboxMetrics.registry,
     services.alarms.notifier.registry,
     ...(relay ? [relay.registry] : []),
+    ...(embeddedMetrics ? [embeddedMetrics.registry] : []),
   ]);
 
   // Every call has a handler in some module, else this does not compile.
@@ -375,6 +378,8 @@ export const buildApp = async (deps: AppDeps): Promise<VigilApp> => {
     return reply.code(ok ? 200 : 503).send({
       status: ok ? 'ready' : 'not-ready',
       database: deps.database.kind,
+      // The embedded database's worker (decision 0047): up, restarting after a crash, or failed.
+      ...(deps.database.embedded ? { worker: deps.database.embedded.state() } : {}),
       ingest: { broker: ingest.broker, backlog: ingest.backlog, writing: ingest.failing ? 'failing' : 'ok' },
       // Shown, not required: every instance shares the one Redis, and a load balancer that took them
       // all out for it would silence every console; each instance's own consoles keep their alarms.

@@ -70,6 +70,8 @@ const EnvSchema = z.object({
         .filter(Boolean),
     )
     .refine((list) => list.every((a) => isIP(a) !== 0), 'must be IP addresses separated by commas'),
+  // The embedded database in a worker thread (decision 0047, opt-in until device sign-in needs no query).
+  DATABASE_WORKER: z.enum(['0', '1', '']).default(''),
   // Connections per instance that take device events from an external broker.
   MQTT_EVENT_CONNECTIONS: z.coerce.number().int().min(1).max(16).default(4),
   // The demo care home: on by default on an empty embedded database, off with DATABASE_URL unless 1.
@@ -192,6 +194,8 @@ export interface Config {
   /** The built web console served at / (index.html and assets/). */
   consoleDir: string;
   databaseUrl: string | undefined;
+  /** PGlite in a worker thread instead of on the server's (decision 0047). */
+  databaseWorker: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   adminUser: string;
@@ -264,6 +268,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     dataDir: path.resolve(e.DATA_DIR),
     consoleDir: e.CONSOLE_DIR === undefined ? DEFAULT_CONSOLE_DIR : path.resolve(e.CONSOLE_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseWorker: e.DATABASE_WORKER === '1',
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     adminUser: e.VIGIL_ADMIN_USER,

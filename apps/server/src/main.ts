@@ -36,7 +36,19 @@ const start = async () => {
     throw error;
   }
   const boot = await startBootResponder(config.port, config.host).catch(exitOnStartupError);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  // Until the app's logger exists, the embedded database's worker reports on stderr.
+  let reportCrash = (reason: string) => console.error(`embedded database worker ended: ${reason}; restarting it`);
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    worker: config.databaseWorker,
+    onEmbeddedCrash: (reason) => reportCrash(reason),
+    // Restarting did not help: one clear line, and the supervisor (or the operator) takes over.
+    onEmbeddedGiveUp: (reason) => {
+      console.error(reason);
+      process.exit(1);
+    },
+  }).catch(exitOnStartupError);
   await database.migrate();
   const built = await buildApp({
     config,
@@ -48,6 +60,7 @@ const start = async () => {
     return exitOnStartupError(error);
   });
   const { app, metrics } = built;
+  reportCrash = (reason) => app.log.error({ reason }, 'embedded database worker ended; restarting it');
   rejections.attach({
     log: (reason) =>
       app.log.error({ err: redactedError(reason) }, 'unhandled promise rejection; the server keeps serving'),

@@ -36,7 +36,15 @@ export const dbTargets = (): DbTarget[] => (process.env.DATABASE_URL ? ['pglite'
 export const ADMIN_USER = 'admin';
 export const ADMIN_PASSWORD = 'Vigil-Admin#2026';
 
+/**
+ * `VIGIL_TEST_PGLITE=worker`: each test database is PGlite in its own worker thread, reached
+ * over the wire protocol, as the server runs it (decision 0047); otherwise a PGlite on the test's
+ * thread (faster to start).
+ */
+const inWorker = process.env.VIGIL_TEST_PGLITE === 'worker';
+
 let template: Promise<PGlite> | undefined;
+let templateDump: Promise<Blob> | undefined;
 /** One migrated PGlite per worker; each test app gets a clone (much faster than migrating again). */
 const migratedTemplate = (): Promise<PGlite> =>
   (template ??= (async () => {
@@ -74,6 +82,11 @@ export interface TestDb {
 }
 
 export const openTestDatabase = async (target: DbTarget): Promise<TestDb> => {
+  if (target === 'pglite' && inWorker) {
+    const load = await (templateDump ??= migratedTemplate().then((pglite) => pglite.dumpDataDir('none')));
+    const database = await openDatabase({ load });
+    return { database, close: () => database.close() };
+  }
   if (target === 'pglite') {
     const clone = (await (await migratedTemplate()).clone()) as PGlite;
     const database = await openDatabase({ pglite: clone });
