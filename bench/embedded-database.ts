@@ -108,53 +108,24 @@ const p = (xs: number[], q: number) =>
     [...xs].sort((a, b) => a - b),
     q,
   );
+type Run = Awaited<ReturnType<typeof run>>;
+/** One row: the figure on the thread, in the worker, and their ratio. */
+const row = (label: string, figure: (r: Run) => number) => {
+  const [a, b] = [figure(thread), figure(worker)];
+  return [label, ms(a), ms(b), ratio(b, a)];
+};
 console.log(
   table(
     ['', 'on the thread (before)', 'in the worker', 'worker / thread'],
     [
-      ['fresh data directory: open + migrate', ms(thread.fresh), ms(worker.fresh), ratio(worker.fresh, thread.fresh)],
-      [
-        'restart: open + migrations checked',
-        ms(thread.restart),
-        ms(worker.restart),
-        ratio(worker.restart, thread.restart),
-      ],
-      [
-        'one-row query p50',
-        ms(p(thread.query, 0.5)),
-        ms(p(worker.query, 0.5)),
-        ratio(p(worker.query, 0.5), p(thread.query, 0.5)),
-      ],
-      [
-        'one-row query p99',
-        ms(p(thread.query, 0.99)),
-        ms(p(worker.query, 0.99)),
-        ratio(p(worker.query, 0.99), p(thread.query, 0.99)),
-      ],
-      [
-        '3-statement transaction p50',
-        ms(p(thread.transaction, 0.5)),
-        ms(p(worker.transaction, 0.5)),
-        ratio(p(worker.transaction, 0.5), p(thread.transaction, 0.5)),
-      ],
-      [
-        '3-statement transaction p99',
-        ms(p(thread.transaction, 0.99)),
-        ms(p(worker.transaction, 0.99)),
-        ratio(p(worker.transaction, 0.99), p(thread.transaction, 0.99)),
-      ],
-      [
-        '200 × 2,000-row queries: took',
-        ms(thread.held.took),
-        ms(worker.held.took),
-        ratio(worker.held.took, thread.held.took),
-      ],
-      [
-        '  longest hold of this thread',
-        ms(thread.held.longest),
-        ms(worker.held.longest),
-        ratio(worker.held.longest, thread.held.longest),
-      ],
+      row('fresh data directory: open + migrate', (r) => r.fresh),
+      row('restart: open + migrations checked', (r) => r.restart),
+      row('one-row query p50', (r) => p(r.query, 0.5)),
+      row('one-row query p99', (r) => p(r.query, 0.99)),
+      row('3-statement transaction p50', (r) => p(r.transaction, 0.5)),
+      row('3-statement transaction p99', (r) => p(r.transaction, 0.99)),
+      row('200 × 2,000-row queries: took', (r) => r.held.took),
+      row('  longest hold of this thread', (r) => r.held.longest),
     ],
   ),
 );

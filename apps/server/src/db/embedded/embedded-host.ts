@@ -41,7 +41,11 @@ export class EmbeddedHost implements SocketLine {
   private crashes: number[] = [];
   private stopping = false;
   private ready: Promise<void> = Promise.resolve();
-  private readonly waiters = new Map<string, ((message: FromWorker) => void)[]>();
+  /** Questions to the worker by the answer awaited; failed when the worker ends. */
+  private readonly waiters = new Map<
+    string,
+    { answered: (message: FromWorker) => void; failed: (error: Error) => void }[]
+  >();
   private watchdog: NodeJS.Timeout | undefined;
   private lastPong = Date.now();
   state: EmbeddedState = 'starting';
@@ -116,8 +120,7 @@ export class EmbeddedHost implements SocketLine {
         this.lastPong = Date.now();
         return;
       default: {
-        const waiting = this.waiters.get(message.t)?.shift();
-        waiting?.(message);
+        this.waiters.get(message.t)?.shift()?.answered(message);
       }
     }
   }
@@ -127,6 +130,8 @@ export class EmbeddedHost implements SocketLine {
     this.worker = undefined;
     for (const socket of this.sockets.values()) socket.lost('the embedded database stopped');
     this.sockets.clear();
+    for (const waiting of [...this.waiters.values()].flat()) waiting.failed(new Error('the embedded database stopped'));
+    this.waiters.clear();
     if (this.stopping) {
       this.state = 'stopped';
       return;
@@ -211,10 +216,10 @@ export class EmbeddedHost implements SocketLine {
     const worker = this.worker;
     if (!worker) return Promise.reject(new Error('the embedded database is not running'));
     return new Promise((resolve, reject) => {
+      // Failed in `exited`, not by a listener per question: /metrics asks on every scrape.
       const list = this.waiters.get(answer) ?? [];
-      list.push((m) => resolve(m as Extract<FromWorker, { t: T }>));
+      list.push({ answered: (m) => resolve(m as Extract<FromWorker, { t: T }>), failed: reject });
       this.waiters.set(answer, list);
-      worker.once('exit', () => reject(new Error('the embedded database stopped')));
       this.post(message);
     });
   }

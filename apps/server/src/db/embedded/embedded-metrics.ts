@@ -19,7 +19,13 @@ export class EmbeddedMetrics {
         counted = now;
       },
     });
-    const memory = async () => embedded.memory().catch(() => ({ heapBytes: 0, wasmBytes: 0 }));
+    // One question to the worker per scrape, shared by the two gauges.
+    let asked: { at: number; answer: Promise<{ heapBytes: number; wasmBytes: number }> } | undefined;
+    const memory = () => {
+      if (!asked || Date.now() - asked.at > 1_000)
+        asked = { at: Date.now(), answer: embedded.memory().catch(() => ({ heapBytes: 0, wasmBytes: 0 })) };
+      return asked.answer;
+    };
     const heap: Gauge = new Gauge({
       name: 'vigil_embedded_database_heap_bytes',
       help: 'JavaScript heap used by the embedded database worker',
