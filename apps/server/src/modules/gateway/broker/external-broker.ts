@@ -137,6 +137,7 @@ export class ExternalBroker implements DeviceLink {
     main.on('message', (topic, payload, packet) => {
       if (mainLink?.canary.isCanary(topic)) return mainLink.canary.received();
       if (this.replayed(packet)) return;
+      mainLink?.canary.heard();
       ingest.handle(topic, payload).catch((error: unknown) => {
         log.warn('external:handle', { err: String(error) }, 'device message not taken');
       });
@@ -151,7 +152,15 @@ export class ExternalBroker implements DeviceLink {
           const link = this.links.get(client);
           if (link?.canary.isCanary(topic)) return pipeline.take(packet, async () => link.canary.received(), done);
           if (this.replayed(packet)) return pipeline.take(packet, async () => undefined, done);
-          pipeline.take(packet, () => ingest.handle(topic, message), done);
+          link?.canary.heard();
+          pipeline.take(
+            packet,
+            async () => {
+              await ingest.handle(topic, message);
+              link?.canary.heard();
+            },
+            done,
+          );
         },
       });
       // No acknowledgement for an event not stored: the connection drops, the broker delivers it again.

@@ -56,6 +56,32 @@ describe('the flow canary of a broker connection', () => {
     expect(canary.missedInARow).toBe(0);
   });
 
+  it('does not miss a canary that waits behind device messages still coming, and misses it once they stop', () => {
+    let now = 1_000_000;
+    const canary = new FlowCanary('vigil-host-ev1', () => now, { everyMs: 5_000, timeoutMs: 10_000 });
+    const { client, published } = fakeClient();
+    canary.subscribed();
+    canary.tick(client);
+    expect(published).toHaveLength(1);
+    // A burst: device messages every second for 30 s, the canary behind them all.
+    for (let s = 0; s < 30; s++) {
+      now += 1_000;
+      canary.heard();
+      expect(canary.tick(client)).toBe('ok');
+      expect(canary.flowing).toBe(true);
+    }
+    expect(canary.missedInARow).toBe(0);
+    expect(published).toHaveLength(1);
+    // Then nothing: missed timeoutMs after the last message, not before.
+    now += 10_000;
+    expect(canary.tick(client)).toBe('ok');
+    now += 1;
+    expect(canary.tick(client)).toBe('missed');
+    expect(canary.missedInARow).toBe(1);
+    now += 5_000;
+    expect(canary.flowing).toBe(false);
+  });
+
   it('names the canary of a client id with characters a topic cannot carry', () => {
     const canary = new FlowCanary('vigil/a+b#c');
     expect(canary.topic).toBe('vigil/canary/vigil_a_b_c');

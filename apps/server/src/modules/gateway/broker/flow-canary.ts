@@ -28,6 +28,8 @@ export class FlowCanary {
   private sent = 0;
   private lastSentAt = 0;
   private lastBackAt = 0;
+  /** Last device message taken or stored on this connection. */
+  private lastHeardAt = 0;
   private connectedAt = 0;
   private pendingSince: number | undefined;
   /** Canaries missed in a row since the last one came back. */
@@ -61,14 +63,24 @@ export class FlowCanary {
     this.missedInARow = 0;
   }
 
-  /** Messages flowed on this connection, recently, since it last connected. */
+  /**
+   * A device message was taken or stored on this connection. While they keep coming, a canary
+   * that is late is waiting behind them (a burst, a broker's redelivery after a restart), not
+   * lost: counting it as missed would reconnect a connection that works and have the broker
+   * deliver the burst again.
+   */
+  heard(): void {
+    this.lastHeardAt = this.now();
+  }
+
+  /** Messages flowed on this connection, recently, since it last subscribed. */
   get flowing(): boolean {
     const now = this.now();
-    return (
-      this.lastBackAt >= this.connectedAt &&
-      this.lastBackAt > 0 &&
-      now - this.lastBackAt <= this.timing.everyMs + this.timing.timeoutMs
-    );
+    const canaryBack = this.lastBackAt > 0 && this.lastBackAt >= this.connectedAt;
+    const heard = this.lastHeardAt > 0 && this.lastHeardAt >= this.connectedAt;
+    if (!canaryBack && !heard) return false;
+    const last = Math.max(canaryBack ? this.lastBackAt : 0, heard ? this.lastHeardAt : 0);
+    return now - last <= this.timing.everyMs + this.timing.timeoutMs;
   }
 
   /**
@@ -77,6 +89,10 @@ export class FlowCanary {
    */
   tick(client: MqttClient): 'ok' | 'missed' {
     const now = this.now();
+    if (this.pendingSince !== undefined && this.lastHeardAt > this.pendingSince) {
+      // Still in the queue behind device messages: missed only after timeoutMs with none.
+      this.pendingSince = this.lastHeardAt;
+    }
     if (this.pendingSince !== undefined && now - this.pendingSince > this.timing.timeoutMs) {
       this.pendingSince = undefined;
       this.missedInARow++;
