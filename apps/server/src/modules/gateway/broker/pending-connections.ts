@@ -3,10 +3,11 @@ import { sourceKey } from './source-address.ts';
 export const PENDING_LIMITS = {
   /**
    * Connections from one address not yet authenticated. A care home's devices behind one NAT
-   * all reconnect after a restart; each waits one secret check (about 10 ms), so 32 at a time
-   * let hundreds a second in, and the rest retry.
+   * all reconnect after a restart, and the broker accepts them faster than the secret checks
+   * (about 10 ms of scrypt each, on four threads) finish: 128 waiting covers a wing's burst, the
+   * rest retry. Each holds at most a CONNECT, so 128 cost little memory.
    */
-  perAddress: 32,
+  perAddress: 128,
   /** Not yet authenticated, from everywhere: each holds at most a CONNECT and one read. */
   overall: 1_000,
 };
