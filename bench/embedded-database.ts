@@ -7,8 +7,10 @@
  *    another (latency), on each.
  * 3. What the server's thread is left with: 200 queries of 2,000 rows each while a timer ticks
  *    every millisecond on the thread; the longest tick gap (how long the thread was held).
+ * 4. The whole server (npm start's entry, embedded defaults): a fresh data directory to /readyz
+ *    200, then a restart on it, with DATABASE_WORKER=0 and =1.
  *
- * Run: npm run bench:embedded      (about a minute)
+ * Run: npm run bench:embedded      (about two minutes)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
-import { fmt, quantile, table } from './ingest/support.ts';
+import { spawnServer } from '../apps/server/src/test/spawned-server.ts';
+import { fmt, freePort, quantile, table } from './ingest/support.ts';
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -86,7 +89,23 @@ const heldWhile = async (work: () => Promise<void>) => {
   return { longest: Math.max(longest, performance.now() - last), took };
 };
 
+/** npm start's entry on a fresh data directory → /readyz, then again on the same directory. */
+const serverStart = async (kind: Kind) => {
+  const dataDir = path.dirname(freshDir());
+  const env = { PORT: String(await freePort()), MQTT_PORT: String(await freePort()), DATA_DIR: dataDir };
+  const once = async () => {
+    const [server, took] = await timed(() =>
+      spawnServer({ ...env, DATABASE_WORKER: kind === 'worker' ? '1' : '0' }, { readyWithinMs: 180_000 }),
+    );
+    await server.stop('SIGTERM');
+    return took;
+  };
+  const fresh = await once();
+  return { fresh, restart: await once() };
+};
+
 const run = async (kind: Kind) => {
+  const server = await serverStart(kind);
   const { database, fresh, restart } = await startTimes(kind);
   await database.db.execute(sql`create table bench_row (n int primary key, note text)`);
   await latencies(database, 50); // warm
@@ -96,7 +115,7 @@ const run = async (kind: Kind) => {
       await database.db.execute(sql`select g, md5(g::text) as h from generate_series(1, 2000) g`);
   });
   await database.close();
-  return { fresh, restart, query, transaction, held };
+  return { fresh, restart, query, transaction, held, server };
 };
 
 const thread = await run('thread');
@@ -126,6 +145,8 @@ console.log(
       row('3-statement transaction p99', (r) => p(r.transaction, 0.99)),
       row('200 × 2,000-row queries: took', (r) => r.held.took),
       row('  longest hold of this thread', (r) => r.held.longest),
+      row('server, fresh data directory → /readyz', (r) => r.server.fresh),
+      row('server restart → /readyz', (r) => r.server.restart),
     ],
   ),
 );

@@ -53,6 +53,11 @@ export interface DeviceContextChanged {
   deviceIds: string[];
 }
 
+export interface DeviceSecretChanged {
+  /** Device IDs (upper-case) whose registry entry's secret was set, rotated or removed. */
+  deviceIds: string[];
+}
+
 export interface BrandingChanged {
   platformName: string;
   logoUrl?: string | null;
@@ -70,6 +75,8 @@ export interface EventCatalogue {
   'resident.absenceChanged': ResidentAbsenceChanged;
   /** Where devices serve changed: provider, bed, resident or registration (decision 0040). */
   'device.contextChanged': DeviceContextChanged;
+  /** A device's secret changed or its registry entry went: every instance forgets the old hash. */
+  'device.secretChanged': DeviceSecretChanged;
   'branding.changed': BrandingChanged;
 }
 export type EventName = keyof EventCatalogue;
@@ -84,6 +91,7 @@ export const ALARM_EVENT = {
 export const ALARM_SETTINGS_CHANGED = 'alarm.settingsChanged' satisfies EventName;
 export const RESIDENT_ABSENCE_CHANGED = 'resident.absenceChanged' satisfies EventName;
 export const DEVICE_CONTEXT_CHANGED = 'device.contextChanged' satisfies EventName;
+export const DEVICE_SECRET_CHANGED = 'device.secretChanged' satisfies EventName;
 export const BRANDING_CHANGED = 'branding.changed' satisfies EventName;
 
 const EVENT_NAMES: ReadonlySet<string> = new Set<EventName>([
@@ -91,6 +99,7 @@ const EVENT_NAMES: ReadonlySet<string> = new Set<EventName>([
   ALARM_SETTINGS_CHANGED,
   RESIDENT_ABSENCE_CHANGED,
   DEVICE_CONTEXT_CHANGED,
+  DEVICE_SECRET_CHANGED,
   BRANDING_CHANGED,
 ] satisfies EventName[]);
 

@@ -37,7 +37,7 @@ const buildCore = (deps: DeviceDeps, commands: CommandService, states: DeviceSta
   const { db, clock, config, audit, providers, transactions } = deps;
   const platform = config.telecom ? new HttpTelecomPlatform(config.telecom) : null;
   const telecom = new TelecomSyncService(db, clock, platform);
-  const stock = new StockService(db, clock, audit);
+  const stock = new StockService(db, transactions, clock, audit);
   const devices = new DeviceService(db, transactions, moves, clock, audit, commands, telecom, providers, states);
   const gateways = new GatewayService(
     db,

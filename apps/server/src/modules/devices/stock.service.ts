@@ -5,6 +5,8 @@ import { fail, forbidden } from '../../core/app-error.ts';
 import type { Caller } from '../../core/caller.ts';
 import { scopeIds } from '../../core/tenant.ts';
 import type { AuditService } from '../audit/audit.service.ts';
+import type { Transactions } from '../../db/transactions.ts';
+import { DEVICE_SECRET_CHANGED } from '../../core/event-catalogue.ts';
 import { generateDeviceSecret, hashDeviceSecret } from '../gateway/index.ts';
 import { typeOf } from './device.policy.ts';
 import { problemOfIssue, uniqueMessage, type DeviceRowProblem } from './row-problems.ts';
@@ -63,6 +65,8 @@ export class StockService {
   readonly repo = new StockRepository();
   constructor(
     private readonly db: Db,
+    /** Secret changes and removals are announced in their transaction: gates forget the old hash. */
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly audit: AuditService,
   ) {}
@@ -243,7 +247,7 @@ export class StockService {
     const secret = input.secret ?? generateDeviceSecret();
     // Hashed before the transaction: the entry's lock is held only for the write.
     const secretHash = await hashDeviceSecret(secret);
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx, emit) => {
       const stock = await this.repo.findByDeviceId(tx, input.deviceId, true);
       if (!stock) throw fail('device.notRegistered');
       const providers = scopeIds(caller.scope);
@@ -253,6 +257,7 @@ export class StockService {
       }
       const rotated = stock.secretHash !== null;
       await this.repo.setSecret(tx, stock.id, secretHash, this.clock.now());
+      emit({ type: DEVICE_SECRET_CHANGED, providerId: null, payload: { deviceIds: [stock.deviceId.toUpperCase()] } });
       await this.audit.byCaller(
         caller,
         ip,
@@ -304,11 +309,12 @@ export class StockService {
   /** Removes an entry loaded by mistake; only while no provider has added it. */
   async remove(caller: Caller, deviceId: string, ip: string): Promise<void> {
     this.assertAdmin(caller);
-    await this.db.transaction(async (tx) => {
+    await this.transactions.run(async (tx, emit) => {
       const stock = await this.repo.findByDeviceId(tx, deviceId, true);
       if (!stock) throw fail('device.notRegistered');
       if (await this.repo.addedBy(tx, stock.id)) throw fail('device.notInStock');
       await this.repo.remove(tx, stock.id);
+      emit({ type: DEVICE_SECRET_CHANGED, providerId: null, payload: { deviceIds: [stock.deviceId.toUpperCase()] } });
       await this.audit.byCaller(
         caller,
         ip,

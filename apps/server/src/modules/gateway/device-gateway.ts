@@ -13,6 +13,7 @@ import { ExternalBroker } from './broker/external-broker.ts';
 import { VerifiedSecrets } from './credentials/secret.ts';
 import { BatchQueue } from '../../core/batch-queue.ts';
 import { DeviceDirectory, type DeviceContext } from './ingest/device-directory.ts';
+import { DeviceSecrets } from './credentials/device-secrets.ts';
 import { DeviceMoves } from './ingest/device-moves.ts';
 import { DeviceFeed, type StoredDeviceEvent } from './ingest/device-feed.ts';
 import { Ingest } from './ingest/ingest.ts';
@@ -198,7 +199,9 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
       await commands().acknowledge(context.deviceId, ack.id, ack.ok, ack.error);
     },
   });
-  const gate = new DeviceGate(db, directory, new VerifiedSecrets(), clock, metrics, log);
+  const storedSecrets = new DeviceSecrets(db);
+  storedSecrets.follow(deps.events);
+  const gate = new DeviceGate(storedSecrets, directory, new VerifiedSecrets(), clock, metrics, log);
 
   const broker: DeviceLink = config.mqttUrl
     ? new ExternalBroker({
@@ -239,6 +242,14 @@ export const buildDeviceGateway = (deps: GatewayDeps) => {
         directory.start(report);
       },
       stop: () => directory.stop(),
+    },
+    {
+      name: 'device secrets',
+      start: async (report) => {
+        await storedSecrets.load();
+        storedSecrets.start(report);
+      },
+      stop: () => storedSecrets.stop(),
     },
     {
       name: 'device events and rollups',

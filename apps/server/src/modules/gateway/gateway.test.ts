@@ -11,6 +11,7 @@ import { EmbeddedBroker } from './broker/embedded-broker.ts';
 import { connectFrom as connectMqtt } from './broker/mqtt-test-support.ts';
 import { hashDeviceSecret, verifyDeviceSecret, VerifiedSecrets } from './credentials/secret.ts';
 import { DeviceGate } from './broker/device-gate.ts';
+import { DeviceSecrets } from './credentials/device-secrets.ts';
 import { RateLimitedLog } from '../../core/log.ts';
 import { IngestRepository } from './ingest/ingest.repository.ts';
 import { readSecond } from './ingest/seconds-of-minute.ts';
@@ -121,7 +122,14 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       return verifyDeviceSecret(secret, hash);
     });
     const quiet = new RateLimitedLog({ info: () => undefined, warn: () => undefined, error: () => undefined });
-    const gate = new DeviceGate(app.database.db, gateway().directory, secrets, clock, gateway().metrics, quiet);
+    const gate = new DeviceGate(
+      new DeviceSecrets(app.database.db),
+      gateway().directory,
+      secrets,
+      clock,
+      gateway().metrics,
+      quiet,
+    );
     const [stored] = await app.database.db.select().from(deviceStock).where(eq(deviceStock.deviceId, 'GW-S1'));
     const cost = (stored?.secretHash ?? '').split('$').slice(0, 4).join('$');
     for (const [deviceId, reason] of [
@@ -136,6 +144,65 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
       });
       expect(checked, reason).toEqual([cost]);
     }
+  });
+
+  it('checks a CONNECT against the secret in memory, and a secret changed here or elsewhere holds at once', async () => {
+    const stored = new DeviceSecrets(app.database.db);
+    await stored.load();
+    const quiet = new RateLimitedLog({ info: () => undefined, warn: () => undefined, error: () => undefined });
+    const gate = new DeviceGate(stored, gateway().directory, new VerifiedSecrets(), clock, gateway().metrics, quiet);
+    const setHash = async (secret: string) =>
+      app.database.db
+        .update(deviceStock)
+        .set({ secretHash: await hashDeviceSecret(secret) })
+        .where(eq(deviceStock.deviceId, 'GW-S2'));
+    expect(await stored.hashOf('GW-S2')).toMatchObject({ fromMemory: true });
+    expect(await gate.authenticate('GW-S2', 'GW-S2', SECRET, '192.0.2.9')).toEqual({ ok: true, deviceId: 'GW-S2' });
+
+    // Set on another instance, its announcement not (yet) here: the new secret gets in at once.
+    const elsewhere = 'gateway-test-secret-elsewhere';
+    await setHash(elsewhere);
+    expect(await gate.authenticate('GW-S2', 'GW-S2', elsewhere, '192.0.2.9')).toEqual({ ok: true, deviceId: 'GW-S2' });
+    expect(await gate.authenticate('GW-S2', 'GW-S2', SECRET, '192.0.2.9')).toEqual({ ok: false, reason: 'bad_secret' });
+
+    // Rotated through the API: announced in its transaction, and the gate of the running server
+    // (which held the old hash in memory) refuses the old secret at once.
+    expect((await connect('GW-S2')).connected).toBe(true);
+    const rotated = await app.call(deviceCalls.deviceStockSetSecret, { deviceId: 'GW-S2' }, { token: w.admin });
+    expect(rotated.status).toBe(200);
+    const fresh = (rotated.data as { secret: string }).secret;
+    await expect(connectFrom('127.0.0.6', 'GW-S2')).rejects.toThrow(/Not authorized/i);
+    const device = await connectFrom('127.0.0.6', 'GW-S2', fresh);
+    await device.endAsync();
+    await setHash(SECRET);
+    clock.advance(61_000);
+  });
+
+  it('reads the entries of many devices connecting at once, not in memory yet, with one query', async () => {
+    let selects = 0;
+    const db = app.database.db;
+    const counted = new Proxy(db, {
+      get: (target, name) => {
+        if (name === 'select') selects++;
+        return Reflect.get(target, name, target) as unknown;
+      },
+    });
+    const stored = new DeviceSecrets(counted);
+    const ids = ['GW-S1', 'GW-S2', 'GW-R1', 'GW-H1', 'GW-D1', 'GW-NOSECRET', 'GW-NEVER-SEEN'];
+    const found = await Promise.all(ids.map((id) => stored.hashOf(id)));
+    expect(selects).toBe(1);
+    expect(found.map((f) => (f.hash === undefined ? 'unknown' : f.hash === null ? 'none' : 'hash'))).toEqual([
+      'hash',
+      'hash',
+      'hash',
+      'hash',
+      'hash',
+      'none',
+      'unknown',
+    ]);
+    // Now in memory: no query.
+    expect(await stored.hashOf('GW-S1')).toMatchObject({ fromMemory: true });
+    expect(selects).toBe(1);
   });
 
   it('a stranger’s failures lock out the stranger’s address, never the device connecting with its secret', async () => {

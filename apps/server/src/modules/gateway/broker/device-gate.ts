@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { COMMAND_TOPIC, DEVICE_ID_MAX, DEVICE_ID_PATTERN, parseTopic, TOPIC_PREFIX } from '@vigil/contract';
 import type { Clock } from '../../../clock.ts';
-import type { Db } from '../../../db/database.ts';
-import { deviceStock } from '../../../db/schema.ts';
 import type { RateLimitedLog } from '../../../core/log.ts';
 import type { VerifiedSecrets } from '../credentials/secret.ts';
+import type { DeviceSecrets } from '../credentials/device-secrets.ts';
 import type { DeviceDirectory } from '../ingest/device-directory.ts';
 import type { IngestMetrics } from '../ingest/ingest-metrics.ts';
 import { ConnectLockout } from './connect-lockout.ts';
@@ -39,7 +37,7 @@ export class DeviceGate {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
-    private readonly db: Db,
+    private readonly stored: DeviceSecrets,
     private readonly directory: DeviceDirectory,
     private readonly secrets: VerifiedSecrets,
     private readonly clock: Clock,
@@ -69,19 +67,19 @@ export class DeviceGate {
     const now = this.clock.now().getTime();
     if (this.lockout.refuses(source, deviceId, now)) return refuse('rate_limited');
 
-    const [entry] = await this.db
-      .select({ secretHash: deviceStock.secretHash })
-      .from(deviceStock)
-      .where(eq(deviceStock.deviceId, deviceId));
-    // One verification whatever the entry (a decoy for none): the time tells nothing (issue 28).
-    const verified = await this.secrets.verify(password, entry?.secretHash ?? null);
-    const reason: ConnectRefusal | null = !entry
-      ? 'unknown'
-      : !entry.secretHash
-        ? 'no_secret'
-        : verified
-          ? null
-          : 'bad_secret';
+    // From memory (no query); a refusal first checks the stored entry, which may have changed on
+    // another instance. So every refusal costs one query and one verification whatever the
+    // entry (a decoy for none): the time tells nothing (issue 28).
+    const held = await this.stored.hashOf(deviceId);
+    let hash = held.hash;
+    let verified = await this.secrets.verify(password, hash ?? null);
+    if (!verified && held.fromMemory) {
+      const stored = await this.stored.reread(deviceId);
+      if (stored !== hash) verified = await this.secrets.verify(password, stored ?? null);
+      hash = stored;
+    }
+    const reason: ConnectRefusal | null =
+      hash === undefined ? 'unknown' : !hash ? 'no_secret' : verified ? null : 'bad_secret';
     if (reason) {
       this.lockout.failed(source, deviceId, now);
       if (this.lockout.besieged(deviceId, now)) {
