@@ -7,6 +7,8 @@ export interface Press {
   event: 'badge_sos' | 'device_release';
   sentAt: number;
   acked: boolean;
+  /** When the PUBACK came back. */
+  ackedAt?: number;
 }
 
 /**
@@ -79,7 +81,10 @@ export class Presser {
         qos: 1,
       })
       .then(
-        () => (press.acked = true),
+        () => {
+          press.acked = true;
+          press.ackedAt = Date.now();
+        },
         () => undefined,
       )
       .finally(() => this.inFlight--);

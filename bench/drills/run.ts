@@ -163,7 +163,8 @@ if (verdict) {
     ['  of them never stored', `${v.acknowledgedLost} (alarm-raising: ${v.acknowledgedAlarmEventsLost})`],
     ['events stored twice', `${v.doubles}`],
     ['false CONNECTION alarms', `${v.falseConnectionAlarms}`],
-    ['sent → stored (ms)', `p50 ${v.storeP50}, p99 ${v.storeP99}, max ${v.storeMax}; over 10 s: ${v.storedLate}`],
+    ['sent → PUBACK (ms)', `p50 ${v.ackP50}, p99 ${v.ackP99}, max ${v.ackMax}; over 10 s: ${v.ackLate}`],
+    ['sent → taken (ms)', `p50 ${v.storeP50}, p99 ${v.storeP99}, max ${v.storeMax}; over 10 s: ${v.storedLate}`],
     ['  sent → at the broker (ms)', `p99 ${v.toBrokerP99}, max ${v.toBrokerMax}; over 10 s: ${v.toBrokerLate}`],
     [
       '  broker → an instance took it (ms)',

@@ -20,11 +20,19 @@ export interface Verdict {
   /** Alarms raised in the window, and on how many consoles each was pushed (ideal: all on both). */
   alarmsRaised: number;
   pushedToAll: number;
-  /** Sent by the device → stored, over the acknowledged events that were stored, ms; and how many took over 10 s. */
+  /**
+   * Sent by the device → taken by an instance (the stored row's received_at), over the
+   * acknowledged events that were stored, ms; and how many took over 10 s.
+   */
   storeP50: number;
   storeP99: number;
   storeMax: number;
   storedLate: number;
+  /** Sent by the device → its PUBACK (after the commit), ms; and how many took over 10 s. */
+  ackP50: number;
+  ackP99: number;
+  ackMax: number;
+  ackLate: number;
   /** The same split where the broker observer saw the event: the device's side and the instances' side. */
   toBrokerP99: number;
   toBrokerMax: number;
@@ -74,10 +82,18 @@ export const judge = async (
           event: String(m.payload.event),
           acked: m.acked,
           sentAt: new Date(m.at).getTime(),
+          ackedAt: m.ackedAt ? new Date(m.ackedAt).getTime() : undefined,
         })),
       ...(stage.presser?.presses ?? [])
         .filter((p) => p.sentAt >= windowStart.getTime())
-        .map((p) => ({ deviceId: p.deviceId, seq: p.seq, event: p.event, acked: p.acked, sentAt: p.sentAt })),
+        .map((p) => ({
+          deviceId: p.deviceId,
+          seq: p.seq,
+          event: p.event,
+          acked: p.acked,
+          sentAt: p.sentAt,
+          ackedAt: p.ackedAt,
+        })),
     ];
     const acked = truth.filter((t) => t.acked);
     const { rows: stored } = await db.query<{ device_id: string; seq: string; n: string; first: Date }>(
@@ -92,6 +108,10 @@ export const judge = async (
     const storeDelays = acked
       .map((t) => (storedAt.get(`${t.deviceId}\u0000${t.seq}`) ?? NaN) - t.sentAt)
       .filter((ms) => Number.isFinite(ms))
+      .sort((a, b) => a - b);
+    // The device's own end to end: published → its PUBACK, which the server sends after the commit.
+    const ackDelays = acked
+      .flatMap((t) => (t.ackedAt === undefined ? [] : [t.ackedAt - t.sentAt]))
       .sort((a, b) => a - b);
     const seen = stage.observer?.seen ?? new Map<string, number>();
     const split = acked.flatMap((t) => {
@@ -144,6 +164,10 @@ export const judge = async (
       storeP99: quantile(storeDelays, 0.99),
       storeMax: storeDelays.at(-1) ?? 0,
       storedLate: storeDelays.filter((ms) => ms > 10_000).length,
+      ackP50: quantile(ackDelays, 0.5),
+      ackP99: quantile(ackDelays, 0.99),
+      ackMax: ackDelays.at(-1) ?? 0,
+      ackLate: ackDelays.filter((ms) => ms > 10_000).length,
       toBrokerP99: quantile(toBroker, 0.99),
       toBrokerMax: toBroker.at(-1) ?? 0,
       toBrokerLate: toBroker.filter((ms) => ms > 10_000).length,

@@ -90,8 +90,8 @@ ${scenarios}
 Ground truth
   --truth FILE           append one JSON line per message published, written when its
                          outcome is known: {at, deviceId, via?, topic, qos, retain, seq, ts,
-                         sim, payload, acked, error?}; acked is true once the QoS 1 PUBACK
-                         came back (QoS 0: always false)
+                         sim, payload, acked, ackedAt?, error?}; acked is true once the
+                         QoS 1 PUBACK came back (QoS 0: always false), ackedAt says when
 
 Provisioning (through the HTTP API, as a platform administrator)
   --provision            register the fleet's device IDs and secrets (/device/stock/import;

@@ -38,6 +38,8 @@ export interface SentMessage {
   payload: Record<string, unknown>;
   /** QoS 1: the broker's PUBACK came back. QoS 0 has no acknowledgement: always false. */
   acked: boolean;
+  /** When the PUBACK came back (ISO, real time). */
+  ackedAt?: string;
   /** What the client reported instead (connection closed, stopped before the PUBACK…). */
   error?: string;
 }
@@ -358,6 +360,7 @@ export class SimDevice extends EventEmitter<SimDeviceEvents> {
         this.emit('sent', {
           ...record,
           acked: qos === 1 && !error,
+          ...(qos === 1 && !error ? { ackedAt: new Date(this.o.clock.realNow()).toISOString() } : {}),
           ...(error ? { error: error.message } : {}),
         });
         resolve();
