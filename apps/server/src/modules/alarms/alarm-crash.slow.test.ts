@@ -11,7 +11,7 @@ import {
   type ApiClient,
   type SocketServerFrame,
 } from '@vigil/contract';
-import { connectAsync, type MqttClient } from 'mqtt';
+import { connect, type MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import {
@@ -150,16 +150,28 @@ describe('kill -9 while devices stream and alarms fire', () => {
     const acked = new Map<string, Set<number>>();
     let pressing = true;
     const connectButton = async (id: string) => {
-      const client = await connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
-        clientId: id,
-        username: id,
-        password: buttonSecrets[id],
-        reconnectPeriod: 0,
-      });
-      // The kill resets connections whose bytes the server had not read (ECONNRESET): a device's
-      // lost link, which the presses below already expect, not a failure of the test.
-      client.on('error', () => undefined);
-      return client;
+      // As a device does: a connection closed before its CONNACK (the broker sheds part of a
+      // site's reconnecting burst, docs/device-protocol.md) is tried again after a pause.
+      for (let attempt = 1; ; attempt++) {
+        const client = connect(`mqtt://127.0.0.1:${mqttPort}`, {
+          clientId: id,
+          username: id,
+          password: buttonSecrets[id],
+          reconnectPeriod: 0,
+          connectTimeout: 10_000,
+        });
+        // The kill resets connections whose bytes the server had not read (ECONNRESET): a device's
+        // lost link, which the presses below already expect, not a failure of the test.
+        client.on('error', () => undefined);
+        const connected = await new Promise<boolean>((resolve) => {
+          client.once('connect', () => resolve(true));
+          client.once('close', () => resolve(false));
+        });
+        if (connected) return client;
+        client.end(true);
+        if (attempt >= 30) throw new Error(`${id} could not connect in ${attempt} tries`);
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
     };
     const presses = calls.devices.map(async (d, index) => {
       const client = await connectButton(d.id);

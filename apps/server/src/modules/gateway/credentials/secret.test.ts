@@ -32,6 +32,31 @@ describe('device secrets', () => {
     expect(await cache.verify('second-secret-value', rotated)).toBe(true);
   });
 
+  it('runs at most the given number of checks at once, in the order they came, and every one finishes', async () => {
+    let running = 0;
+    let most = 0;
+    const order: string[] = [];
+    const cache = new VerifiedSecrets(
+      50_000,
+      async (secret) => {
+        running++;
+        most = Math.max(most, running);
+        order.push(secret);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        return secret.startsWith('good');
+      },
+      2,
+    );
+    const secrets = Array.from({ length: 12 }, (_, i) => `${i % 3 ? 'good' : 'bad'}-secret-${i}`);
+    const results = await Promise.all(secrets.map((secret, i) => cache.verify(secret, `hash-${i}`)));
+    expect(most).toBe(2);
+    expect(order).toEqual(secrets);
+    expect(results).toEqual(secrets.map((secret) => secret.startsWith('good')));
+    // Turns are given back: a later check runs at once.
+    expect(await cache.verify('good-secret-late', 'hash-late')).toBe(true);
+  });
+
   describe('the same work for every refusal (issue 28: connect timing told registered IDs apart)', () => {
     const counting = () => {
       const checked: string[] = [];
