@@ -168,6 +168,11 @@ describe.each(dbTargets())('device gateway over the embedded broker on %s', (tar
     // Rotated through the API: announced in its transaction, and the gate of the running server
     // (which held the old hash in memory) refuses the old secret at once.
     expect((await connect('GW-S2')).connected).toBe(true);
+    // Registered long ago: outside the read of recent imports that a device not in memory makes.
+    await app.database.db
+      .update(deviceStock)
+      .set({ importedAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(deviceStock.deviceId, 'GW-S2'));
     const rotated = await app.call(deviceCalls.deviceStockSetSecret, { deviceId: 'GW-S2' }, { token: w.admin });
     expect(rotated.status).toBe(200);
     const fresh = (rotated.data as { secret: string }).secret;

@@ -94,6 +94,8 @@ export class DeviceSecrets {
    */
   async hashOf(deviceId: string): Promise<{ hash: string | null | undefined; fromMemory: boolean }> {
     if (this.hashes.has(deviceId)) return { hash: this.hashes.get(deviceId), fromMemory: true };
+    // Forgotten on a change: its entry may be of any age, so it is read by itself.
+    if (this.changedAt.has(deviceId)) return { hash: await this.reread(deviceId), fromMemory: false };
     await this.readNew();
     return { hash: this.hashes.get(deviceId), fromMemory: false };
   }
