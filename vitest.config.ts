@@ -58,6 +58,9 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page reloaded on a loaded two-core machine can take longer than expect.poll's default
+          // second to read the server's answer (the login test's isAbroad failed so, twice in a row).
+          expect: { poll: { timeout: 15_000 } },
           // In CI a browser test that failed runs once more: a page on a loaded two-core machine
           // can miss a wait by a moment. A failure that repeats fails the run.
           retry: process.env.CI ? 1 : 0,
@@ -65,6 +68,9 @@ export default defineConfig({
           // one at a time left a core idle for 18 minutes of CI. Each file has its own server
           // (PGlite, a free port) and browser.
           sequence: { groupOrder: 1 },
+          // As the node project (decision 0023): a worker loads the server graph and compiles PGlite
+          // once, not once per file. A file's first server took 6.5 s to start, a later one 1.8 s.
+          isolate: false,
         },
       },
     ],

@@ -42,11 +42,12 @@ import {
   samplePng,
   snapshotRows,
   tableLinks,
+  watchWrites,
   variantRows,
   TENANT_FREE_TABLES,
   type CallPlan,
   type ProbeRefs,
-  type Snapshot,
+  type WriteWatch,
 } from './tenancy-probe.ts';
 
 const PASSWORD = PROBE_PASSWORD;
@@ -346,6 +347,7 @@ const calledMatrix = (target: DbTarget): void =>
     let app: TestApp;
     let world: World;
     let planned: ReturnType<typeof planAll>;
+    let watch: WriteWatch;
     const tokens = new Map<string, string>();
     const counts = { requests: 0, allowed: 0, roles: 0 };
     /** Calls that answered 200 at least once: the probes reach past the guards, not only bounce off them. */
@@ -355,6 +357,7 @@ const calledMatrix = (target: DbTarget): void =>
       app = await createTestApp(target);
       world = await seed(app);
       planned = planAll(world.refs);
+      watch = await watchWrites(app.database.db, world.foreignTarget);
     });
     afterAll(() => app?.close());
 
@@ -437,6 +440,20 @@ const calledMatrix = (target: DbTarget): void =>
         .set({ enabled: acc?.enabled ?? true })
         .where(eq(accounts.id, bLogin.id));
       expect(diffSnapshots(before, await snapshotRows(db, world.foreignTarget))).toEqual([]);
+      // The probes' watch re-reads the rows only after a write, and then reports what it changed.
+      await watch.changes();
+      const read = watch.snapshots;
+      await db.select().from(providers).where(eq(providers.id, bGroup.id));
+      expect(await watch.changes()).toEqual([]);
+      expect(watch.snapshots, 'a read alone re-read the rows').toBe(read);
+      await db.update(providers).set({ remark: 'tampered' }).where(eq(providers.id, bGroup.id));
+      expect(await watch.changes()).toEqual([expect.stringMatching(/^provider \[\d+\] changed: remark/)]);
+      expect(watch.snapshots).toBe(read + 1);
+      await db
+        .update(providers)
+        .set({ remark: row?.remark ?? null })
+        .where(eq(providers.id, bGroup.id));
+      expect(await watch.changes()).toEqual([expect.stringMatching(/^provider \[\d+\] changed: remark .*tampered/)]);
       // A row of the probing tenant pointing at the foreign one counts too.
       await db.insert(accountProviders).values({ accountId: world.refs.own.accountId, providerId: bGroup.id });
       expect(diffSnapshots(before, await snapshotRows(db, world.foreignTarget))).toEqual([
@@ -483,12 +500,11 @@ const calledMatrix = (target: DbTarget): void =>
         return res.data.token;
       };
       const findings: string[] = [];
-      let baseline: Snapshot = await snapshotRows(db, world.foreignTarget);
+      // What happened between subjects is not this subject's doing.
+      await watch.changes();
       const checkWrites = async (where: string) => {
-        const after = await snapshotRows(db, world.foreignTarget);
-        const diff = diffSnapshots(baseline, after);
+        const diff = await watch.changes();
         if (diff.length) findings.push(`FOREIGN WRITE ${where}:\n    ${diff.join('\n    ')}`);
-        baseline = after;
       };
       for (const plan of plans) {
         const allowed = !Array.isArray(plan.call.auth) || plan.call.auth.includes(subject.role);
@@ -661,7 +677,7 @@ const calledMatrix = (target: DbTarget): void =>
       const variants = planned.plans.reduce((n, p) => n + p.variants.length, 0);
       console.log(
         `tenancy matrix (${target}): ${planned.plans.length} calls (${variants} variants) × ${counts.roles} roles → ` +
-          `${counts.requests} requests, ${counts.allowed} by roles the contract admits; ${planned.skipped.length} public calls skipped; ` +
+          `${counts.requests} requests, ${counts.allowed} by roles the contract admits, ${watch.snapshots} re-reads of the foreign rows; ${planned.skipped.length} public calls skipped; ` +
           `${succeeded.size} calls answered 200 at least once (never: ${
             planned.plans
               .map((p) => p.name)
