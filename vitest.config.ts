@@ -33,7 +33,6 @@ export default defineConfig({
           include: ['apps/server/src/**/*.slow.test.ts', 'scripts/**/*.slow.test.ts'],
           environment: 'node',
           testTimeout: 180_000,
-          fileParallelism: false,
           sequence: { groupOrder: 2 },
         },
       },

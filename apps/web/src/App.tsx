@@ -1,10 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
+import { useMemo } from 'react';
 import { RouterProvider } from 'react-router';
 import { ApiError } from './shared/api/client.ts';
 import { createRouter } from './router.tsx';
-import { CONSOLE_ANTD_CONFIG, CONSOLE_NOTIFICATIONS } from './shared/ui/antd-config.ts';
+import { consoleAntdConfig, CONSOLE_NOTIFICATIONS } from './shared/ui/antd-config.ts';
+import { useReducedMotion } from './shared/ui/reduced-motion.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -16,12 +18,16 @@ const queryClient = new QueryClient({
 });
 const router = createRouter();
 
-export const App = ({ locale }: { locale: Locale }) => (
-  <ConfigProvider {...CONSOLE_ANTD_CONFIG} locale={locale}>
-    <AntApp notification={CONSOLE_NOTIFICATIONS}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </AntApp>
-  </ConfigProvider>
-);
+export const App = ({ locale }: { locale: Locale }) => {
+  const reducedMotion = useReducedMotion();
+  const config = useMemo(() => consoleAntdConfig({ motion: !reducedMotion }), [reducedMotion]);
+  return (
+    <ConfigProvider {...config} locale={locale}>
+      <AntApp notification={CONSOLE_NOTIFICATIONS}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+};

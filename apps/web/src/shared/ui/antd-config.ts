@@ -16,6 +16,13 @@ export const CONSOLE_ANTD_CONFIG = {
   button: { autoInsertSpace: false },
 } satisfies ConfigProviderProps;
 
+/** The settings with antd's motion on or off (off when the system asks for reduced motion). */
+export const consoleAntdConfig = ({ motion }: { motion: boolean }) =>
+  ({
+    ...CONSOLE_ANTD_CONFIG,
+    theme: { ...CONSOLE_ANTD_CONFIG.theme, token: { ...CONSOLE_ANTD_CONFIG.theme.token, motion } },
+  }) satisfies ConfigProviderProps;
+
 /**
  * Where alarm popups (antd notifications) appear: below the 56 px top bar, not over it. At antd's
  * default 24 px a level 1 popup, which stays until handled, covered the bell and the account menu.
