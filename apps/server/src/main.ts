@@ -1,18 +1,38 @@
 import path from 'node:path';
-import { buildApp } from './app.ts';
+import type { AddressInfo } from 'node:net';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { profileOnSignal } from './core/cpu-profiler.ts';
 import { keepServingOnUnhandledRejection } from './core/process-faults.ts';
-import { loggerOptions } from './core/logger-options.ts';
-import { redactedError } from './http/log-redaction.ts';
 import { StartupError } from './core/startup-error.ts';
-import type { AddressInfo } from 'node:net';
-import { startDemo, type RunningDemo } from './modules/gateway/index.ts';
 import { openDatabase } from './db/database.ts';
 import { startBootResponder } from './http/boot-responder.ts';
-import { sweepStaleUploads } from './http/uploads.ts';
-import { listenForMetrics, type MetricsListener } from './http/metrics-endpoint.ts';
+import type { MetricsListener } from './http/metrics-endpoint.ts';
+import type { RunningDemo } from './modules/gateway/index.ts';
+
+/**
+ * The server's module graph, loaded while the embedded database's worker starts and migrates on
+ * its own thread (decision 0047): seconds of the start-up that used to come one after the other.
+ */
+const loadServer = async () => {
+  const [app, gateway, profiler, logger, redaction, uploads, metrics] = await Promise.all([
+    import('./app.ts'),
+    import('./modules/gateway/index.ts'),
+    import('./core/cpu-profiler.ts'),
+    import('./core/logger-options.ts'),
+    import('./http/log-redaction.ts'),
+    import('./http/uploads.ts'),
+    import('./http/metrics-endpoint.ts'),
+  ]);
+  return {
+    buildApp: app.buildApp,
+    startDemo: gateway.startDemo,
+    profileOnSignal: profiler.profileOnSignal,
+    loggerOptions: logger.loggerOptions,
+    redactedError: redaction.redactedError,
+    sweepStaleUploads: uploads.sweepStaleUploads,
+    listenForMetrics: metrics.listenForMetrics,
+  };
+};
 
 /** A start-up failure the operator can fix (a port taken) is one line and exit 1, not a stack trace. */
 const exitOnStartupError = (error: unknown): never => {
@@ -36,6 +56,9 @@ const start = async () => {
     throw error;
   }
   const boot = await startBootResponder(config.port, config.host).catch(exitOnStartupError);
+  const loading = loadServer();
+  // Awaited after the database opens; a failure to load is then thrown there, not left unhandled.
+  loading.catch(() => undefined);
   // Until the app's logger exists, the embedded database's worker reports on stderr.
   let reportCrash = (reason: string) => console.error(`embedded database worker ended: ${reason}; restarting it`);
   const database = await openDatabase({
@@ -50,6 +73,8 @@ const start = async () => {
     },
   }).catch(exitOnStartupError);
   await database.migrate();
+  const { buildApp, startDemo, profileOnSignal, loggerOptions, redactedError, sweepStaleUploads, listenForMetrics } =
+    await loading;
   const built = await buildApp({
     config,
     database,
