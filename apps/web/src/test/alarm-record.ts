@@ -2,7 +2,7 @@ import type { AlarmRecord } from '@vigil/contract/browser';
 
 /**
  * A pending level 2 door alarm in room 102, as /alarmLog/unDeal and the live socket carry it; a
- * test overrides what it is about. For new tests: several older ones keep their own copies.
+ * test overrides what it is about.
  */
 export const alarmRecord = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
   id,

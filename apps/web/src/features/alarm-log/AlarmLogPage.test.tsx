@@ -22,6 +22,7 @@ import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import AlarmLogPage from './AlarmLogPage.tsx';
 import { alarmColumns } from './AlarmTable.tsx';
 import { DEFAULT_SORT, formatSeconds } from './alarm-model.ts';
+import { alarmRecord } from '../../test/alarm-record.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -34,45 +35,26 @@ const FLAG = '/monitor/alertFlag';
 const DAY = 86_400;
 const RAISED = 1_773_050_400; // 2026-03-09 10:00 UTC
 
-const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  alertRecordId: id,
-  type: 'fall',
-  deviceId: 'ED-7001',
-  deviceType: 21007,
-  alertType: 'FALL',
-  status: 1,
-  bunk: '2',
-  floorArea: 'Building A / Floor 1',
-  room: '101',
-  userName: 'Li Wei',
-  userId: 5,
-  alertLevel: 1,
-  timeStamp: RAISED,
-  lastTime: RAISED + 60,
-  count: 3,
-  duration: 0,
-  text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
-  voiceWay: 3,
-  isRelieve: false,
-  releaseKind: 0,
-  relieveReason: null,
-  dealResult: null,
-  handlerName: null,
-  dealTime: null,
-  remark: null,
-  speechCount: 0,
-  speechStartTime: null,
-  providerId: 7,
-  awaitingAck: false,
-  clearedTime: null,
-  releaseText: null,
-  measure: null,
-  measureText: null,
-  // As the server lists them for the type.
-  resultOptions: [...dealResultsFor(overrides.alertType ?? 'FALL')],
-  ...overrides,
-});
+const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord =>
+  alarmRecord(id, {
+    type: 'fall',
+    deviceId: 'ED-7001',
+    deviceType: 21007,
+    alertType: 'FALL',
+    bunk: '2',
+    floorArea: 'Building A / Floor 1',
+    room: '101',
+    userName: 'Li Wei',
+    userId: 5,
+    alertLevel: 1,
+    timeStamp: RAISED,
+    lastTime: RAISED + 60,
+    count: 3,
+    text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
+    voiceWay: 3,
+    resultOptions: [...dealResultsFor(overrides.alertType ?? 'FALL')],
+    ...overrides,
+  });
 
 const FALL = alarm(11);
 const LEFT_BED = alarm(12, {

@@ -5,47 +5,29 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { AlarmCard } from './AlarmCard.tsx';
 import { LocationProbe } from './test-fixtures.tsx';
+import { alarmRecord } from '../../test/alarm-record.ts';
 
 const NOW = new Date('2026-11-29T01:43:00Z');
 
-const alarm = (over: Partial<AlarmRecord>): AlarmRecord => ({
-  id: 1,
-  alertRecordId: 1,
-  type: 'sleep',
-  deviceId: 'SLP-1',
-  deviceType: 49,
-  alertType: 'HEART_ABNORMAL',
-  status: 1,
-  bunk: 'A',
-  floorArea: 'East Wing / Floor 1',
-  room: '101',
-  userName: 'Margaret Ellis',
-  userId: 9,
-  alertLevel: 2,
-  timeStamp: NOW.getTime() / 1000 - 125,
-  lastTime: NOW.getTime() / 1000 - 125,
-  count: 1,
-  duration: 120,
-  text: '101 A: Margaret Ellis has an abnormal heart rate',
-  voiceWay: 2,
-  isRelieve: false,
-  releaseKind: 0,
-  relieveReason: null,
-  dealResult: null,
-  handlerName: null,
-  dealTime: null,
-  remark: null,
-  speechCount: 0,
-  speechStartTime: null,
-  providerId: 7,
-  awaitingAck: false,
-  clearedTime: null,
-  releaseText: null,
-  measure: { quantity: 'heartRate', value: 58, limit: 75, side: 'below', seconds: 120 },
-  measureText: 'heart rate 58 /min · below the limit 75 · for 2 min',
-  resultOptions: [...dealResultsFor(over.alertType ?? 'HEART_ABNORMAL')],
-  ...over,
-});
+const alarm = (over: Partial<AlarmRecord>): AlarmRecord =>
+  alarmRecord(1, {
+    type: 'sleep',
+    deviceId: 'SLP-1',
+    deviceType: 49,
+    alertType: 'HEART_ABNORMAL',
+    bunk: 'A',
+    room: '101',
+    userName: 'Margaret Ellis',
+    userId: 9,
+    timeStamp: NOW.getTime() / 1000 - 125,
+    lastTime: NOW.getTime() / 1000 - 125,
+    duration: 120,
+    text: '101 A: Margaret Ellis has an abnormal heart rate',
+    measure: { quantity: 'heartRate', value: 58, limit: 75, side: 'below', seconds: 120 },
+    measureText: 'heart rate 58 /min · below the limit 75 · for 2 min',
+    resultOptions: [...dealResultsFor(over.alertType ?? 'HEART_ABNORMAL')],
+    ...over,
+  });
 
 let i18n: I18n;
 beforeAll(async () => {

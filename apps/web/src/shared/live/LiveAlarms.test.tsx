@@ -15,6 +15,7 @@ import { checkFakeAnswer } from '../../test/contract-fakes.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
 import { LiveAlarms, SoundPrompt, useLiveAlarms } from './LiveAlarms.tsx';
 import { useLiveVitals } from './live-vitals.tsx';
+import { alarmRecord } from '../../test/alarm-record.ts';
 
 /** A WebSocket the test plays the server of; every one the page opens is kept. */
 class FakeWebSocket {
@@ -43,44 +44,25 @@ class FakeWebSocket {
   }
 }
 
-const alarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord => ({
-  id,
-  alertRecordId: id,
-  type: 'fall',
-  deviceId: 'RADAR-1',
-  deviceType: 21011,
-  alertType: 'FALL',
-  status: 1,
-  bunk: '101-1',
-  floorArea: null,
-  room: '101',
-  userName: 'Ada',
-  userId: 3,
-  alertLevel: 1,
-  timeStamp: 1_790_000_000 + id,
-  lastTime: 1_790_000_000 + id,
-  count: 1,
-  duration: 0,
-  text: `101 101-1: Ada has fallen (${id})`,
-  voiceWay: 0,
-  isRelieve: false,
-  releaseKind: 0,
-  relieveReason: null,
-  dealResult: null,
-  handlerName: null,
-  dealTime: null,
-  remark: null,
-  speechCount: 0,
-  speechStartTime: null,
-  providerId: 7,
-  awaitingAck: false,
-  clearedTime: null,
-  releaseText: null,
-  measure: null,
-  measureText: null,
-  resultOptions: ['NO_ABNORMALITY', 'DOCTOR_INFORMED', 'FAMILY_CONTACTED'],
-  ...over,
-});
+const alarm = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord =>
+  alarmRecord(id, {
+    type: 'fall',
+    deviceId: 'RADAR-1',
+    deviceType: 21011,
+    alertType: 'FALL',
+    bunk: '101-1',
+    floorArea: null,
+    room: '101',
+    userName: 'Ada',
+    userId: 3,
+    alertLevel: 1,
+    timeStamp: 1_790_000_000 + id,
+    lastTime: 1_790_000_000 + id,
+    text: `101 101-1: Ada has fallen (${id})`,
+    voiceWay: 0,
+    resultOptions: ['NO_ABNORMALITY', 'DOCTOR_INFORMED', 'FAMILY_CONTACTED'],
+    ...over,
+  });
 
 let settingsAnswer: (value: AlertLevelSettings) => void = () => undefined;
 const unDealRequests: unknown[] = [];
