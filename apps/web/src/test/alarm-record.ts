@@ -1,4 +1,4 @@
-import type { AlarmRecord } from '@vigil/contract/browser';
+import { dealResultsFor, type AlarmRecord } from '@vigil/contract/browser';
 
 /**
  * A pending level 2 door alarm in room 102, as /alarmLog/unDeal and the live socket carry it; a
@@ -42,3 +42,21 @@ export const alarmRecord = (id: number, over: Partial<AlarmRecord> = {}): AlarmR
   resultOptions: [],
   ...over,
 });
+
+/** Li Wei's pending level 1 fall in Building A / Floor 1 / 101, bed 2 (the alarm-log screens' case). */
+export const fallAlarmRecord = (id: number, over: Partial<AlarmRecord> = {}): AlarmRecord =>
+  alarmRecord(id, {
+    type: 'fall',
+    deviceId: 'ED-7001',
+    deviceType: 21007,
+    alertType: 'FALL',
+    bunk: '2',
+    floorArea: 'Building A / Floor 1',
+    room: '101',
+    userName: 'Li Wei',
+    userId: 5,
+    alertLevel: 1,
+    text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
+    resultOptions: [...dealResultsFor(over.alertType ?? 'FALL')],
+    ...over,
+  });

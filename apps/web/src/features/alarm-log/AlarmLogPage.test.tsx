@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { alertFlag, dealResultsFor, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
+import { alertFlag, type AlarmRecord, type EndpointResult } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -22,7 +22,7 @@ import { restoreWindowWidth, setWindowWidth } from '../../test/window-width.ts';
 import AlarmLogPage from './AlarmLogPage.tsx';
 import { alarmColumns } from './AlarmTable.tsx';
 import { DEFAULT_SORT, formatSeconds } from './alarm-model.ts';
-import { alarmRecord } from '../../test/alarm-record.ts';
+import { fallAlarmRecord } from '../../test/alarm-record.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -36,25 +36,7 @@ const DAY = 86_400;
 const RAISED = 1_773_050_400; // 2026-03-09 10:00 UTC
 
 const alarm = (id: number, overrides: Partial<AlarmRecord> = {}): AlarmRecord =>
-  alarmRecord(id, {
-    type: 'fall',
-    deviceId: 'ED-7001',
-    deviceType: 21007,
-    alertType: 'FALL',
-    bunk: '2',
-    floorArea: 'Building A / Floor 1',
-    room: '101',
-    userName: 'Li Wei',
-    userId: 5,
-    alertLevel: 1,
-    timeStamp: RAISED,
-    lastTime: RAISED + 60,
-    count: 3,
-    text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
-    voiceWay: 3,
-    resultOptions: [...dealResultsFor(overrides.alertType ?? 'FALL')],
-    ...overrides,
-  });
+  fallAlarmRecord(id, { timeStamp: RAISED, lastTime: RAISED + 60, count: 3, voiceWay: 3, ...overrides });
 
 const FALL = alarm(11);
 const LEFT_BED = alarm(12, {

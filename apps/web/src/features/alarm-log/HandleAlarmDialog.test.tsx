@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { dealResultsFor, type AlarmRecord, type RelieveNotice } from '@vigil/contract/browser';
+import type { AlarmRecord, RelieveNotice } from '@vigil/contract/browser';
 import dayjs from 'dayjs';
 import type { i18n as I18n } from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { sessionStore } from '../../shared/session/session-store.ts';
 import { expectRefusal } from '../../test/refusal.ts';
 import { loginResult } from '../../test/session-info.ts';
 import { englishI18n, inTestShell } from '../../test/render.tsx';
+import { fallAlarmRecord } from '../../test/alarm-record.ts';
 import {
   dialogButton,
   formErrors,
@@ -56,43 +57,7 @@ const ADD_NOTE = '/alarmLog/addNote';
 const DEAL_STATUS = '/alarm/dealStatus';
 const NOW = Math.floor(Date.now() / 1000);
 
-const FALL: AlarmRecord = {
-  id: 11,
-  alertRecordId: 11,
-  type: 'fall',
-  deviceId: 'ED-7001',
-  deviceType: 21007,
-  alertType: 'FALL',
-  status: 1,
-  bunk: '2',
-  floorArea: 'Building A / Floor 1',
-  room: '101',
-  userName: 'Li Wei',
-  userId: 5,
-  alertLevel: 1,
-  timeStamp: NOW - 120,
-  lastTime: NOW - 120,
-  count: 1,
-  duration: 0,
-  text: 'Building A / Floor 1 / 101 / 2: Li Wei has fallen',
-  voiceWay: 0,
-  isRelieve: false,
-  releaseKind: 0,
-  relieveReason: null,
-  dealResult: null,
-  handlerName: null,
-  dealTime: null,
-  remark: null,
-  speechCount: 0,
-  speechStartTime: null,
-  providerId: 7,
-  awaitingAck: false,
-  clearedTime: null,
-  releaseText: null,
-  measure: null,
-  measureText: null,
-  resultOptions: [...dealResultsFor('FALL')],
-};
+const FALL = fallAlarmRecord(11, { timeStamp: NOW - 120, lastTime: NOW - 120, voiceWay: 0 });
 /** The same alarm as another console left it: handled by a caregiver a minute ago. */
 const HANDLED: AlarmRecord = {
   ...FALL,
